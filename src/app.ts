@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { AppContext } from './http/context.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { v1 } from './http/v1.ts';
+import { registerValidators } from './http/validation.ts';
+import { modules } from './modules/index.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  redis?: Redis | null;
+  /** Tests pass false to keep their output clean. */
+  logger?: boolean;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp({ config, database, redis = null, logger = true }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger && {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey', '*.token', '*.secret'],
+    },
+    bodyLimit: 1024 * 1024,
+    // A caller's X-Request-Id is kept when it is a plain token; otherwise we make one.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const ctx: AppContext = { db: database.db, dialect: database.dialect, config };
+
+  registerValidators(app);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Fieldwork API', version: '1.0.0', description: 'Field-service back office: contacts, quotes, jobs, invoices and more.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'wk_<workspace>.<secret>' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(database.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      await v1(api, { ctx, redis, modules });
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

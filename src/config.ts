@@ -1,0 +1,78 @@
+// Every environment variable of OPERATOR.md, parsed and typed once.
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  publicUrl: string;
+  storageDir: string;
+  internalApiKey: string | null;
+  webhookRetrySchedule: number[]; // ms before attempts 2..5
+  webhookTimeout: number; // ms
+  webhookAllowPrivateUrls: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  apiRateLimit: RateLimit;
+  formRateLimit: RateLimit;
+  redisUrl: string | null;
+  worker: 'embedded' | 'off';
+  logLevel: string;
+}
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5m" -> 300000. Units ms, s, m, h (and d). */
+export function parseDuration(text: string, name: string): number {
+  const m = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(text);
+  if (!m) throw new Error(`${name}: "${text}" is not a duration like 500ms, 10s, 5m or 2h`);
+  return Number(m[1]) * units[m[2]];
+}
+
+/** "1000/1m" -> {max: 1000, windowMs: 60000}. */
+export function parseRateLimit(text: string, name: string): RateLimit {
+  const [max, window] = text.split('/');
+  const n = Number(max);
+  if (!Number.isInteger(n) || n < 1 || !window) throw new Error(`${name}: "${text}" is not a limit like 1000/1m`);
+  return { max: n, windowMs: parseDuration(window, name) };
+}
+
+function parseBool(text: string | undefined, fallback: boolean, name: string): boolean {
+  if (text === undefined || text === '') return fallback;
+  if (/^(true|1|yes)$/i.test(text)) return true;
+  if (/^(false|0|no)$/i.test(text)) return false;
+  throw new Error(`${name}: "${text}" is not true or false`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT: "${env.PORT}" is not a port`);
+  const worker = env.WORKER ?? 'embedded';
+  if (worker !== 'embedded' && worker !== 'off') throw new Error(`WORKER: "${worker}" is not embedded or off`);
+  const schedule = (env.WEBHOOK_RETRY_SCHEDULE ?? '5m,30m,2h,24h')
+    .split(',')
+    .map((d) => parseDuration(d, 'WEBHOOK_RETRY_SCHEDULE'));
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/fieldwork.db',
+    // With PORT=0 the real port is known only after listen; main.ts fills it in then.
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    storageDir: env.STORAGE_DIR ?? './data/files',
+    internalApiKey: env.INTERNAL_API_KEY || null,
+    webhookRetrySchedule: schedule,
+    webhookTimeout: parseDuration(env.WEBHOOK_TIMEOUT ?? '10s', 'WEBHOOK_TIMEOUT'),
+    webhookAllowPrivateUrls: parseBool(env.WEBHOOK_ALLOW_PRIVATE_URLS, false, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Fieldwork <no-reply@localhost>',
+    apiRateLimit: parseRateLimit(env.API_RATE_LIMIT ?? '1000/1m', 'API_RATE_LIMIT'),
+    formRateLimit: parseRateLimit(env.FORM_RATE_LIMIT ?? '100/1h', 'FORM_RATE_LIMIT'),
+    redisUrl: env.REDIS_URL || null,
+    worker,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** `sqlite:<path>`, `sqlite::memory:` or `postgres://...`. */
+export function createDb(url: string): Database {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      // JSON columns come back as text on both dialects, parsed in one place (json.ts);
+      // int8 (count(*)) as a JS number: our counts and ids stay far below 2^53.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === 114 || oid === 3802) return (v: string) => v;
+          if (oid === 20) return (v: string) => Number(v);
+          return pg.types.getTypeParser(oid, format);
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
+}
+
+/** The database's own error for a broken foreign key (D12: a contact still referenced). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,18 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database.ts';
+import * as m0001 from './migrations/0001-foundation.ts';
+
+// Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
+const migrations: Record<string, Migration> = {
+  '0001-foundation': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies every pending migration; throws on the first failure. Returns the names applied. */
+export async function migrate({ db }: Database): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

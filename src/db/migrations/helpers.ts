@@ -1,0 +1,19 @@
+import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, SqliteAdapter } from 'kysely';
+
+// One migration file serves both dialects; only these column shapes differ.
+
+export const isSqlite = (db: Kysely<unknown>): boolean => db.getExecutor().adapter instanceof SqliteAdapter;
+
+/** Integer primary key that the database assigns. */
+export function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>) {
+  return isSqlite(db)
+    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+}
+
+export const jsonType = (db: Kysely<unknown>) => (isSqlite(db) ? 'text' : 'jsonb');
+
+export const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
+
+/** workspace_id, referencing workspaces, on every tenant table. */
+export const workspaceRef = (c: ColumnDefinitionBuilder) => c.notNull().references('workspaces.id').onDelete('cascade');

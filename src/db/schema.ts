@@ -1,0 +1,114 @@
+// Table types for Kysely. Timestamps are ISO 8601 text, dates YYYY-MM-DD text,
+// booleans 0/1 and JSON columns text on both dialects (see json.ts).
+import type { Generated } from 'kysely';
+
+type Json = string | null;
+
+export interface WorkspacesTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  hash: string; // the 8 characters of `wk_<hash>.` in its keys
+  industry: string | null;
+  industry_key: string | null;
+  country: string | null;
+  currency: string | null;
+  timezone: string | null;
+  about: string | null;
+  settings: Json;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A workspace member. `user_id` is the UUID the API uses for every user reference. */
+export interface UsersTable {
+  id: Generated<number>;
+  workspace_id: number;
+  user_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  role: string;
+  job_title: string | null;
+  preferences: Json;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  workspace_id: number;
+  type: string;
+  scopes: string; // JSON array
+  user_id: string | null;
+  name: string | null;
+  token_hash: string;
+  legacy: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ContactsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  secondary_email: string | null;
+  secondary_phone: string | null;
+  company: string | null;
+  company_department: string | null;
+  company_position: string | null;
+  title: string | null;
+  type: string;
+  owner_id: string | null;
+  info: Json;
+  custom_fields: Json;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PropertiesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  street: string;
+  street_2: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  property_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactPropertiesTable {
+  workspace_id: number;
+  contact_id: number;
+  property_id: number;
+  role: string;
+  created_at: string;
+}
+
+/** Domain events written in the writer's transaction; the worker delivers them. */
+export interface OutboxTable {
+  id: Generated<number>;
+  workspace_id: number;
+  event: string;
+  payload: string; // JSON: the webhook payload minus meta
+  created_at: string;
+}
+
+export interface DB {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  contacts: ContactsTable;
+  properties: PropertiesTable;
+  contact_properties: ContactPropertiesTable;
+  outbox: OutboxTable;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { AuthContext } from './auth.ts';
+import type { ValidationStyle } from './errors.ts';
+import type { PageResult } from './list-query.ts';
+import { Deleted, IdParams, Ok, Page } from './schemas.ts';
+
+/** What a resource's service offers the generic CRUD routes. */
+export interface CrudService<Q, C, U, Item, Detail> {
+  list(auth: AuthContext, query: Q): Promise<PageResult<Item>>;
+  get(auth: AuthContext, id: number): Promise<Detail>;
+  create(auth: AuthContext, body: C): Promise<Detail>;
+  update(auth: AuthContext, id: number, body: U): Promise<Detail>;
+  remove(auth: AuthContext, id: number): Promise<void>;
+}
+
+export interface CrudOptions<TQ extends TSchema, TC extends TSchema, TU extends TSchema, TI extends TSchema, TD extends TSchema> {
+  /** e.g. `/contacts` */
+  path: string;
+  /** Singular name for texts: `Contact` -> "Contact not found". */
+  resource: string;
+  /** Scope prefix: `contacts` -> contacts:read / contacts:write. */
+  scope: string;
+  validation?: ValidationStyle;
+  schemas: { query: TQ; create: TC; update: TU; item: TI; detail: TD };
+  service: CrudService<Static<TQ>, Static<TC>, Static<TU>, Static<TI>, Static<TD>>;
+}
+
+/** SPEC "Generic CRUD pattern": the five routes of a resource, with their scopes and schemas. */
+export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TSchema, TI extends TSchema, TD extends TSchema>(
+  fastify: FastifyInstance,
+  o: CrudOptions<TQ, TC, TU, TI, TD>,
+): void {
+  // The schemas validate and serialize; generic handlers take their types from the service.
+  const app = fastify;
+  type IdReq = { params: { id: number } };
+  const tags = [o.resource];
+  const read = { scope: `${o.scope}:read`, validation: o.validation, notFound: { id: o.resource } };
+  const write = { ...read, scope: `${o.scope}:write` };
+  const { service } = o;
+
+  app.get(o.path, { config: read, schema: { tags, summary: `List ${o.scope}`, querystring: o.schemas.query, response: { 200: Page(o.schemas.item) } } }, async (req) => {
+    const { rows, pagination } = await service.list(req.auth, req.query as Static<TQ>);
+    return { success: true, data: rows, pagination };
+  });
+  app.post(o.path, { config: write, schema: { tags, summary: `Create a ${o.resource.toLowerCase()}`, body: o.schemas.create, response: { 201: Ok(o.schemas.detail) } } }, async (req, reply) => {
+    const data = await service.create(req.auth, req.body as Static<TC>);
+    return reply.code(201).send({ success: true, data }); // D3
+  });
+  app.get(`${o.path}/:id`, { config: read, schema: { tags, summary: `Get a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
+    return { success: true, data: await service.get(req.auth, (req as IdReq).params.id) };
+  });
+  app.put(`${o.path}/:id`, { config: write, schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
+    return { success: true, data: await service.update(req.auth, (req as IdReq).params.id, req.body as Static<TU>) };
+  });
+  app.delete(`${o.path}/:id`, { config: write, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
+    await service.remove(req.auth, (req as IdReq).params.id);
+    return { success: true, data: { deleted: true } };
+  });
+}

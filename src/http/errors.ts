@@ -1,0 +1,111 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+
+export type PathSegment = string | number;
+export interface Detail {
+  path: PathSegment[];
+  message: string;
+}
+
+/** The one error type. Services throw it; the error handler renders the SPEC envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: Detail[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A body that fails a rule: the text and status come from the route (D4), so a
+ * service throws the same error whether it runs for contacts (422) or quotes (400).
+ */
+export class ValidationError extends AppError {
+  constructor(details: Detail[]) {
+    super(400, 'Invalid request', details);
+  }
+}
+
+export const notFound = (resource: string) => new AppError(404, `${resource} not found`);
+export const invalidField = (path: PathSegment[], message: string) => new ValidationError([{ path, message }]);
+export const conflict = (message: string) => new AppError(409, message);
+
+/** D4: how a route words a failed body validation. */
+export type ValidationStyle = 'default' | 'contacts' | 'uploads' | 'form';
+const styles: Record<ValidationStyle, { status: number; error: string }> = {
+  default: { status: 400, error: 'Invalid request' },
+  contacts: { status: 422, error: 'Validation failed' },
+  uploads: { status: 400, error: 'Validation error' },
+  form: { status: 400, error: 'Invalid request data' },
+};
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Ajv's `/a/0/b` + missing property -> ['a', 0, 'b', 'c']. */
+export function ajvDetails(errors: AjvError[]): Detail[] {
+  return errors.map((e) => {
+    const path: PathSegment[] = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') path.push(e.params.missingProperty);
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) message = `must be one of: ${e.params.allowedValues.join(', ')}`;
+    return { path, message };
+  });
+}
+
+function send(reply: { code(n: number): { send(b: unknown): unknown } }, status: number, error: string, details?: Detail[]) {
+  return reply.code(status).send(details ? { success: false, error, details } : { success: false, error });
+}
+
+function styleOf(request: FastifyRequest) {
+  return request.routeOptions.config?.validation ?? 'default';
+}
+
+/** One handler maps every error, ours or Fastify's, to `{success: false, error}` (D5). */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
+    if (err instanceof ValidationError) {
+      const style = styles[styleOf(request)];
+      return send(reply, style.status, style.error, err.details);
+    }
+    if (err instanceof AppError) {
+      if (err.status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      return send(reply, err.status, err.message, err.details);
+    }
+    if (err.validation) {
+      const details = ajvDetails(err.validation as AjvError[]);
+      if (err.validationContext === 'params') {
+        // D5: a non-integer or out-of-range :id is simply an id that does not exist.
+        const param = String(details[0]?.path[0] ?? 'id');
+        const resource = request.routeOptions.config?.notFound?.[param] ?? 'Resource';
+        return send(reply, 404, `${resource} not found`);
+      }
+      const style = styleOf(request);
+      if (err.validationContext === 'querystring' && style !== 'uploads') return send(reply, 400, 'Invalid request', details);
+      const { status, error } = styles[style];
+      return send(reply, status, error, details);
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError && err.statusCode === 400)) {
+      return send(reply, 400, 'Invalid JSON body');
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, 'Request body too large');
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, 'Unsupported content type');
+    if (err.statusCode === 429) return send(reply, 429, 'Rate limit exceeded. Try again later.');
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'request failed');
+      return send(reply, 500, 'Internal server error');
+    }
+    return send(reply, status, err.message);
+  });
+  app.setNotFoundHandler((_request, reply) => send(reply, 404, 'Not found'));
+}

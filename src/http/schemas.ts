@@ -1,0 +1,40 @@
+import { type TSchema, Type } from 'typebox';
+
+// Building blocks for every module's schemas: bounded ids, strings with a
+// maximum length, nullable fields, and the SPEC envelopes.
+
+const MAX_INT = 2_147_483_647;
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_INT });
+export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+export const DateString = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$', maxLength: 10 });
+export const TimeString = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', maxLength: 5 });
+export const Timestamp = Type.String();
+export const Email = Type.String({ format: 'email', maxLength: 254 });
+
+export const Str = (maxLength = 255) => Type.String({ maxLength });
+export const Text = (maxLength = 10_000) => Type.String({ maxLength });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Any JSON value, capped only by the body limit (SPEC `info`, `custom_fields`, `data`). */
+export const AnyJson = Type.Unknown();
+
+/** Comma-separated list of values from `values`, e.g. `status=draft,sent`. */
+export function CsvOf(values: readonly string[]) {
+  const one = values.map((v) => v.replace(/[^\w-]/g, '')).join('|');
+  return Type.String({ pattern: `^(${one})(,(${one}))*$`, maxLength: 1000, description: `comma-separated: ${values.join(', ')}` });
+}
+/** Comma-separated integers, e.g. `id_in=1,2,3`. */
+export const CsvIds = Type.String({ pattern: '^\\d{1,10}(,\\d{1,10})*$', maxLength: 2000 });
+export const CsvUuids = Type.String({ pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$', maxLength: 3800 });
+export const csv = (value: string): string[] => value.split(',').filter(Boolean);
+
+export const IdParams = Type.Object({ id: Id });
+
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+export const Pagination = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer() });
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
+export const Deleted = Ok(Type.Object({ deleted: Type.Literal(true) }));
+
+export const UserRef = Type.Object({ id: Uuid, first_name: Nullable(Type.String()), last_name: Nullable(Type.String()) });

@@ -1,0 +1,29 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createDb } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { connectRedis } from './redis.ts';
+
+// start: config -> db -> migrate -> app -> listen (-> worker, with the webhooks work)
+const config = loadConfig();
+const database = createDb(config.databaseUrl);
+await migrate(database);
+const redis = connectRedis(config.redisUrl);
+const app = await buildApp({ config, database, redis });
+
+const address = await app.listen({ port: config.port, host: config.host });
+if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${new URL(address).port}`;
+app.log.info(`Fieldwork listening on ${address}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: shutting down`);
+    await app.close();
+    await database.close();
+    redis?.disconnect();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,97 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { fromJson, now, toJson } from '../../db/json.ts';
+
+export const KEY_TYPES = ['general', 'rest', 'embed_forms', 'automation', 'plugin'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+
+/** SPEC "Key types and default scopes". `rest` keys get only what they are given. */
+export const DEFAULT_SCOPES: Record<KeyType, string[]> = {
+  general: ['read', 'write'],
+  rest: [],
+  embed_forms: ['forms:read', 'forms:write', 'webhooks:read'],
+  automation: ['forms:read', 'forms:write', 'webhooks:read', 'webhooks:write'],
+  plugin: ['custom_fields:read', 'forms:read', 'forms:write'],
+};
+
+/** Every scope an endpoint can require (SPEC "Scopes" and the ones it names without listing). */
+export const ALL_SCOPES = [
+  ...['contacts', 'requests', 'quotes', 'jobs', 'invoices', 'events', 'timesheets', 'properties', 'webhooks', 'forms'].flatMap(
+    (s) => [`${s}:read`, `${s}:write`],
+  ),
+  'custom_fields:read',
+  ...['quote-templates', 'services', 'tax-rates'].flatMap((s) => [`${s}:read`, `${s}:write`]),
+  'users:read',
+  'workspace:read',
+  'notifications:write',
+  'read',
+  'write',
+];
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface CreatedKey {
+  id: number;
+  token: string;
+  type: KeyType;
+  scopes: string[];
+  user_id: string | null;
+  workspace_id: number;
+}
+
+export async function createKey(
+  db: Kysely<DB>,
+  input: { workspaceId: number; type: KeyType; scopes?: string[]; userId?: string | null; name?: string; legacy?: boolean },
+): Promise<CreatedKey> {
+  const ws = await db.selectFrom('workspaces').select(['id', 'hash']).where('id', '=', input.workspaceId).executeTakeFirst();
+  if (!ws) throw new Error(`workspace ${input.workspaceId} not found`);
+  const scopes = input.scopes ?? DEFAULT_SCOPES[input.type];
+  const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
+  if (unknown.length) throw new Error(`unknown scope(s): ${unknown.join(', ')}`);
+  let userId: string | null;
+  if (input.userId === null) userId = null;
+  else if (input.userId) {
+    const user = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('user_id', '=', input.userId).executeTakeFirst();
+    if (!user) throw new Error(`user ${input.userId} is not a member of workspace ${ws.id}`);
+    userId = user.user_id;
+  } else {
+    const owner = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('role', '=', 'owner').orderBy('id').executeTakeFirst();
+    userId = owner?.user_id ?? null;
+  }
+  // 256-bit secret; only its hash is stored, the token is shown once.
+  const secret = randomBytes(32).toString('hex');
+  const token = input.legacy ? secret : `wk_${ws.hash}.${secret}`;
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      workspace_id: ws.id,
+      type: input.type,
+      scopes: toJson(scopes)!,
+      user_id: userId,
+      name: input.name ?? null,
+      token_hash: hashToken(token),
+      legacy: input.legacy ? 1 : 0,
+      created_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token, type: input.type, scopes, user_id: userId, workspace_id: ws.id };
+}
+
+export async function listKeys(db: Kysely<DB>, workspaceId: number) {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'type', 'scopes', 'user_id', 'name', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ ...r, scopes: fromJson<string[]>(r.scopes) ?? [] }));
+}
+
+/** Returns false when no such key exists. Revoking twice keeps the first time. */
+export async function revokeKey(db: Kysely<DB>, keyId: number): Promise<{ id: number; revoked_at: string } | null> {
+  await db.updateTable('api_keys').set({ revoked_at: now() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  const row = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+  return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
+}

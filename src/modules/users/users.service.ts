@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { fromJson, now, toJson } from '../../db/json.ts';
+import type { DB, UsersTable } from '../../db/schema.ts';
+
+export const ROLES = ['owner', 'admin', 'manager', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+export type Preferences = Record<string, boolean>;
+
+type UserRow = Selectable<UsersTable>;
+
+/** The SPEC User object. */
+export function userView(u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title'>) {
+  return { id: u.id, user_id: u.user_id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, job_title: u.job_title };
+}
+
+export interface NewUser {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  role?: Role;
+  job_title?: string;
+}
+
+export async function addUser(db: Kysely<DB>, workspaceId: number, input: NewUser) {
+  const ws = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
+  if (!ws) throw new Error(`workspace ${workspaceId} not found`);
+  const email = input.email.toLowerCase();
+  const taken = await db.selectFrom('users').select('id').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
+  if (taken) throw new Error(`${email} is already a member of workspace ${workspaceId}`);
+  const at = now();
+  return db
+    .insertInto('users')
+    .values({
+      workspace_id: workspaceId,
+      user_id: randomUUID(),
+      email,
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      phone: null,
+      role: input.role ?? 'member',
+      job_title: input.job_title ?? null,
+      preferences: toJson({}),
+      created_at: at,
+      updated_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+const USER_FIELDS = ['first_name', 'last_name', 'role', 'job_title'] as const;
+
+/** `user set KEY=VALUE...`: user fields, or `notify.<name>` preferences. */
+export async function setUser(db: Kysely<DB>, workspaceId: number, userId: string, pairs: Record<string, string>) {
+  const user = await db.selectFrom('users').selectAll().where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  if (!user) throw new Error(`user ${userId} is not a member of workspace ${workspaceId}`);
+  const fields: { role?: string; first_name?: string | null; last_name?: string | null; job_title?: string | null } = {};
+  const prefs = fromJson<Preferences>(user.preferences) ?? {};
+  for (const [key, raw] of Object.entries(pairs)) {
+    if ((USER_FIELDS as readonly string[]).includes(key)) {
+      if (key === 'role' && !(ROLES as readonly string[]).includes(raw)) throw new Error(`role must be one of ${ROLES.join(', ')}`);
+      if (key === 'role') fields.role = raw;
+      else fields[key as 'first_name' | 'last_name' | 'job_title'] = raw === '' ? null : raw;
+    } else if (/^notify\.[a-z_]+$/.test(key)) {
+      if (raw !== 'true' && raw !== 'false') throw new Error(`${key} must be true or false`);
+      prefs[key.slice('notify.'.length)] = raw === 'true';
+    } else throw new Error(`unknown user setting "${key}"`);
+  }
+  const updated = await db
+    .updateTable('users')
+    .set({ ...fields, preferences: toJson(prefs), updated_at: now() })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { user: updated, preferences: prefs };
+}
+
+/** D11: the UUIDs of `uuids` that are not members of the workspace. */
+export async function unknownUsers(db: Kysely<DB>, workspaceId: number, uuids: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(uuids)];
+  if (!wanted.length) return [];
+  const found = await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', wanted).execute();
+  const known = new Set(found.map((r) => r.user_id));
+  return wanted.filter((u) => !known.has(u));
+}

@@ -1,0 +1,174 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { fromJson, now, toJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+
+export type Settings = Record<string, string | number | boolean>;
+
+/** D29 and OPERATOR.md `workspace set`: what a new workspace starts with. */
+export const DEFAULT_SETTINGS: Settings = {
+  plan: 'standard',
+  email_allowance: 1000,
+  sms_provider: 'none',
+  sms_plan: false,
+  week_start: 'monday',
+  ...Object.fromEntries(
+    ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder'].flatMap((t) => [
+      [`notifications.${t}.email`, true],
+      [`notifications.${t}.sms`, false],
+    ]),
+  ),
+};
+
+export const WORKSPACE_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about'] as const;
+
+const slugify = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48) || 'workspace';
+
+const industryKey = (label: string | null | undefined) => (label ? label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') : null);
+
+export type WorkspaceRow = Awaited<ReturnType<typeof findWorkspace>>;
+
+export async function findWorkspace(db: Kysely<DB>, id: number) {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The SPEC Workspace object. */
+export function workspaceView(w: NonNullable<WorkspaceRow>) {
+  return {
+    id: w.id,
+    name: w.name,
+    slug: w.slug,
+    industry: w.industry,
+    industry_key: w.industry_key,
+    country: w.country,
+    currency: w.currency,
+    timezone: w.timezone,
+    about: w.about,
+  };
+}
+
+export function settingsOf(w: { settings: string | null }): Settings {
+  return { ...DEFAULT_SETTINGS, ...(fromJson<Settings>(w.settings) ?? {}) };
+}
+
+export interface NewWorkspace {
+  name: string;
+  slug?: string;
+  country?: string;
+  currency?: string;
+  timezone?: string;
+  industry?: string;
+  owner: { email: string; first_name?: string; last_name?: string };
+}
+
+export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
+  return db.transaction().execute(async (trx) => {
+    const at = now();
+    const base = input.slug ?? slugify(input.name);
+    let workspace: NonNullable<WorkspaceRow> | undefined;
+    // A derived slug that is taken gets a suffix; an explicit one must be free.
+    for (let n = 1; !workspace; n++) {
+      const slug = n === 1 ? base : `${base}-${n}`;
+      const taken = await trx.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirst();
+      if (taken) {
+        if (input.slug) throw new Error(`slug "${slug}" is taken`);
+        continue;
+      }
+      workspace = await trx
+        .insertInto('workspaces')
+        .values({
+          name: input.name,
+          slug,
+          hash: randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8),
+          industry: input.industry ?? null,
+          industry_key: industryKey(input.industry),
+          country: input.country?.toUpperCase() ?? null,
+          currency: input.currency?.toLowerCase() ?? null,
+          timezone: input.timezone ?? 'UTC',
+          about: null,
+          settings: toJson({}),
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const owner = await trx
+      .insertInto('users')
+      .values({
+        workspace_id: workspace.id,
+        user_id: randomUUID(),
+        email: input.owner.email.toLowerCase(),
+        first_name: input.owner.first_name ?? null,
+        last_name: input.owner.last_name ?? null,
+        phone: null,
+        role: 'owner',
+        job_title: null,
+        preferences: toJson({}),
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { workspace, owner };
+  });
+}
+
+/** `workspace set KEY=VALUE...`: workspace fields go to their columns, everything else to settings. */
+export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: Record<string, string>) {
+  const w = await findWorkspace(db, workspaceId);
+  if (!w) throw notFound('Workspace');
+  const fields: { name?: string } & Partial<Record<Exclude<(typeof WORKSPACE_FIELDS)[number], 'name'> | 'industry_key', string | null>> = {};
+  const settings = fromJson<Settings>(w.settings) ?? {};
+  for (const [key, raw] of Object.entries(pairs)) {
+    if ((WORKSPACE_FIELDS as readonly string[]).includes(key)) {
+      const field = key as (typeof WORKSPACE_FIELDS)[number];
+      const value = raw === '' ? null : key === 'currency' ? raw.toLowerCase() : key === 'country' ? raw.toUpperCase() : raw;
+      if (field === 'name') {
+        if (!value) throw new Error('name cannot be empty');
+        fields.name = value;
+      } else fields[field] = value;
+      if (field === 'industry') fields.industry_key = industryKey(value);
+    } else settings[key] = parseSetting(key, raw);
+  }
+  const updated = await db
+    .updateTable('workspaces')
+    .set({ ...fields, settings: toJson(settings), updated_at: now() })
+    .where('id', '=', workspaceId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { workspace: updated, settings: settingsOf(updated) };
+}
+
+const BOOL_KEY = /^(sms_plan|notifications\.(quote_to_customer|invoice_to_customer|appointment_reminder)\.(email|sms)|internal\.[a-z_]+)$/;
+
+/** Validates one `workspace set` value against the settings it may name. */
+export function parseSetting(key: string, raw: string): string | number | boolean {
+  if (BOOL_KEY.test(key)) {
+    if (raw !== 'true' && raw !== 'false') throw new Error(`${key} must be true or false`);
+    return raw === 'true';
+  }
+  if (key === 'email_allowance') {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new Error('email_allowance must be a whole number');
+    return n;
+  }
+  if (key === 'week_start') {
+    if (raw !== 'monday' && raw !== 'sunday') throw new Error('week_start must be monday or sunday');
+    return raw;
+  }
+  if (key === 'sms_provider') {
+    if (raw !== 'none' && raw !== 'log' && !/^https?:\/\//.test(raw)) throw new Error('sms_provider must be none, log or an http(s) URL');
+    return raw;
+  }
+  if (key === 'plan') return raw;
+  if (/^(templates|mail)\./.test(key)) return raw;
+  throw new Error(`unknown setting "${key}"`);
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createDb, type Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { DB } from '../src/db/schema.ts';
+import { createKey, type KeyType } from '../src/modules/keys/keys.service.ts';
+import { addUser, type Role } from '../src/modules/users/users.service.ts';
+import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+
+export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A fresh database for one test file: a new SQLite file, or a PostgreSQL clone of the migrated template. */
+export async function testDatabase(): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
+  if (backend === 'postgres') {
+    const base = process.env.TEST_POSTGRES_URL!;
+    const name = `fieldwork_t${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database "${name}" template "${process.env.TEST_PG_TEMPLATE}"`);
+    await admin.end();
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    const url = u.toString();
+    const database = createDb(url);
+    return {
+      database,
+      url,
+      drop: async () => {
+        await database.close().catch(() => {});
+        const a = new pg.Client({ connectionString: base });
+        await a.connect();
+        await a.query(`drop database if exists "${name}" with (force)`);
+        await a.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-test-'));
+  const url = `sqlite:${path.join(dir, 'test.db')}`;
+  const database = createDb(url);
+  await migrate(database);
+  return {
+    database,
+    url,
+    drop: async () => {
+      await database.close().catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Kysely<DB>;
+  database: Database;
+  config: Config;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** One app and database per test file; close it in `after`. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, url, drop } = await testDatabase();
+  const config = loadConfig({ PUBLIC_URL: 'http://fieldwork.test', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...env });
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    database,
+    config,
+    url,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+let seq = 0;
+
+/** A workspace with its owner and a General key (scopes read, write). */
+export async function seedWorkspace(db: Kysely<DB>, name = `Acme ${++seq}`) {
+  const { workspace, owner } = await createWorkspace(db, {
+    name,
+    currency: 'usd',
+    owner: { email: `owner${seq}@${workspace_domain(name)}`, first_name: 'Olive', last_name: 'Owner' },
+  });
+  const key = await createKey(db, { workspaceId: workspace.id, type: 'general' });
+  return { workspace, owner, token: key.token, keyId: key.id };
+}
+const workspace_domain = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.test`;
+
+export async function seedUser(db: Kysely<DB>, workspaceId: number, role: Role = 'member', email = `u${++seq}@example.test`) {
+  return addUser(db, workspaceId, { email, first_name: `First${seq}`, last_name: `Last${seq}`, role });
+}
+
+export async function keyFor(db: Kysely<DB>, workspaceId: number, type: KeyType, scopes?: string[], extra: { userId?: string | null; legacy?: boolean } = {}) {
+  return (await createKey(db, { workspaceId, type, scopes, ...extra })).token;
+}
+
+export interface Res {
+  status: number;
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A small HTTP client over inject() with a bearer token. */
+export function client(app: FastifyInstance, token?: string) {
+  const call = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Res> => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+    });
+    let body: unknown = res.body;
+    try {
+      body = res.json();
+    } catch {}
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, payload?: unknown, headers?: Record<string, string>) => call('POST', url, payload ?? {}, headers),
+    put: (url: string, payload?: unknown, headers?: Record<string, string>) => call('PUT', url, payload ?? {}, headers),
+    patch: (url: string, payload?: unknown, headers?: Record<string, string>) => call('PATCH', url, payload ?? {}, headers),
+    delete: (url: string, headers?: Record<string, string>) => call('DELETE', url, undefined, headers),
+  };
+}
+export type Client = ReturnType<typeof client>;
