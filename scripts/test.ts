@@ -38,9 +38,6 @@ if (pgUrl) {
   const template = `fieldwork_tpl_${process.pid}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
-  // Leftovers of interrupted runs.
-  const stale = await admin.query(`select datname from pg_database where datname like 'fieldwork_t%'`);
-  for (const { datname } of stale.rows) await admin.query(`drop database if exists "${datname}" with (force)`);
   await admin.query(`create database "${template}"`);
   const database = createDb(withDb(pgUrl, template));
   await migrate(database);
