@@ -108,7 +108,7 @@ export async function keyFor(db: Kysely<DB>, workspaceId: number, type: KeyType,
 export interface Res {
   status: number;
   body: any;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 /** A small HTTP client over inject() with a bearer token. */

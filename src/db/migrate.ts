@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
+import * as m0002 from './migrations/0002-sales.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-sales': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -103,6 +103,157 @@ export interface OutboxTable {
   created_at: string;
 }
 
+
+/** D13: the last number given per workspace and kind (requests, quotes, jobs). */
+export interface CountersTable {
+  workspace_id: number;
+  kind: string;
+  value: number;
+}
+
+export interface TaxRatesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string;
+  description: string | null;
+  rate: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServicesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string;
+  description: string | null;
+  price: number;
+  sku: string | null;
+  type: string;
+  taxable: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Columns every priced document shares (D7). */
+interface Pricing {
+  line_items: string; // JSON array of line items
+  discount: number;
+  discount_unit: string;
+  deposit: number;
+  deposit_unit: string;
+  tax_rate: number;
+  tax_rate_id: number | null;
+  total: number;
+}
+
+export interface QuoteTemplatesTable extends Pricing {
+  id: Generated<number>;
+  workspace_id: number;
+  template_name: string;
+  name: string | null;
+  description: string | null;
+  message: string | null;
+  payment_instructions: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RequestsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  number: number;
+  name: string | null;
+  contact_id: number | null;
+  property_id: number | null;
+  assignee_id: string | null;
+  details: string | null;
+  assessment: string | null;
+  requested_on: string | null;
+  status: string;
+  data: Json;
+  custom_fields: Json;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuotesTable extends Pricing {
+  id: Generated<number>;
+  workspace_id: number;
+  number: number;
+  name: string | null;
+  contact_id: number | null;
+  property_id: number | null;
+  request_id: number | null;
+  salesperson_id: string | null;
+  template_id: number | null;
+  date: string | null;
+  expire_on: string | null;
+  message: string | null;
+  payment_instructions: string | null;
+  status: string;
+  custom_fields: Json;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuoteStatusChangesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  quote_id: number;
+  status: string;
+  comment: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
+export interface JobsTable extends Pricing {
+  id: Generated<number>;
+  workspace_id: number;
+  number: number;
+  name: string | null;
+  contact_id: number | null;
+  property_id: number | null;
+  request_id: number | null;
+  quote_id: number | null;
+  salesperson_id: string | null;
+  type: string;
+  expected_end_date: string | null;
+  expenses: string; // JSON array (D10)
+  status: string;
+  custom_fields: Json;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvoicesTable extends Pricing {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string | null;
+  contact_id: number | null;
+  property_id: number | null;
+  job_id: number | null;
+  quote_id: number | null;
+  parent_id: number | null; // exclude_children: SPEC names no parent field; this is ours
+  salesperson_id: string | null;
+  date: string | null;
+  due_date: string | null;
+  send_on: string | null;
+  message: string | null;
+  payment_instructions: string | null;
+  payment_terms: string;
+  status: string;
+  type: string;
+  event_ids: string; // JSON array of event ids
+  custom_fields: Json;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -111,4 +262,13 @@ export interface DB {
   properties: PropertiesTable;
   contact_properties: ContactPropertiesTable;
   outbox: OutboxTable;
+  counters: CountersTable;
+  tax_rates: TaxRatesTable;
+  services: ServicesTable;
+  quote_templates: QuoteTemplatesTable;
+  requests: RequestsTable;
+  quotes: QuotesTable;
+  quote_status_changes: QuoteStatusChangesTable;
+  jobs: JobsTable;
+  invoices: InvoicesTable;
 }

@@ -17,3 +17,6 @@ export const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
 
 /** workspace_id, referencing workspaces, on every tenant table. */
 export const workspaceRef = (c: ColumnDefinitionBuilder) => c.notNull().references('workspaces.id').onDelete('cascade');
+
+/** Money and quantities: 8-byte floats on both (SQLite `real` is 8 bytes; PostgreSQL's is 4). */
+export const numberType = (db: Kysely<unknown>) => (isSqlite(db) ? 'real' : 'double precision');
