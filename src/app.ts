@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import type { AppContext } from './http/context.ts';
+import type { AppContext, RouteEntry } from './http/context.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { v1 } from './http/v1.ts';
 import { registerValidators } from './http/validation.ts';
@@ -39,6 +39,17 @@ export async function buildApp({ config, database, redis = null, logger = true }
   });
   const ctx: AppContext = { db: database.db, dialect: database.dialect, config };
 
+  // Every route, as registered: the OpenAPI completeness test reads it.
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, hidden: Boolean(route.schema?.hide) });
+    }
+  });
+
+  // Bodies are JSON (SPEC conventions 1; uploads add multipart): other types get 415.
+  app.removeContentTypeParser('text/plain');
   registerValidators(app);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {

@@ -7,6 +7,8 @@ import { AppError } from './errors.ts';
 /** Who is calling: the key, its workspace and its user (the acting user, SPEC Authentication 4). */
 export interface AuthContext {
   keyId: number;
+  /** The key's SHA-256, unique across databases: names its rate-limit counter in a shared Redis. */
+  keyHash: string;
   workspaceId: number;
   userId: string;
   scopes: string[];
@@ -39,16 +41,18 @@ export class KeyAuthenticator {
 
   async fromToken(token: string): Promise<AuthContext> {
     if (!TOKEN.test(token)) throw invalidKey();
+    const keyHash = hashToken(token);
     const key = await this.db
       .selectFrom('api_keys')
       .select(['id', 'workspace_id', 'user_id', 'scopes', 'type', 'legacy', 'revoked_at'])
-      .where('token_hash', '=', hashToken(token))
+      .where('token_hash', '=', keyHash)
       .executeTakeFirst();
     if (!key || key.revoked_at) throw invalidKey();
     if (!key.user_id) throw new AppError(403, 'API key must be associated with a user. Please recreate the key.');
     this.touch(key.id);
     return {
       keyId: key.id,
+      keyHash,
       workspaceId: key.workspace_id,
       userId: key.user_id,
       scopes: fromJson<string[]>(key.scopes) ?? [],

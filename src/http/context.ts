@@ -12,7 +12,16 @@ export interface AppContext {
   config: Config;
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  hidden: boolean;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     /** The scope the route requires; `null` when the service checks it (uploads, comments). */
     scope?: string | null;

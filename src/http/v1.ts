@@ -34,7 +34,7 @@ export async function v1(app: FastifyInstance, { ctx, redis, modules }: V1Option
     hook: 'preParsing',
     max: ctx.config.apiRateLimit.max,
     timeWindow: ctx.config.apiRateLimit.windowMs,
-    keyGenerator: (request) => `key:${request.auth?.keyId ?? request.ip}`,
+    keyGenerator: (request) => `key:${request.auth?.keyHash ?? request.ip}`,
     allowList: (request) => Boolean(request.routeOptions.config.public),
     redis: redis ?? undefined,
     nameSpace: 'fieldwork-api-',

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createContact } from '../src/modules/contacts/contacts.service.ts';
+import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
+
+// DESIGN convention 5, D16: a domain event is written with the change, in its transaction.
+describe('outbox', () => {
+  let t: TestApp;
+  let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+  before(async () => {
+    t = await buildTestApp();
+    ws = await seedWorkspace(t.db);
+  });
+  after(() => t.close());
+
+  const rows = () => t.db.selectFrom('outbox').selectAll().where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
+
+  test('a committed create leaves exactly one new_contact row carrying the single-GET shape', async () => {
+    const before = (await rows()).length;
+    const api = client(t.app, ws.token);
+    const created = await api.post('/api/v1/contacts', { first_name: 'Eve', last_name: 'Event' });
+    const after = await rows();
+    assert.equal(after.length, before + 1);
+    const row = after.at(-1)!;
+    assert.equal(row.event, 'new_contact');
+    const payload = JSON.parse(row.payload);
+    assert.equal(payload.event, 'new_contact');
+    assert.equal(payload.workspace_id, ws.workspace.id);
+    assert.equal(payload.link_path, `/api/v1/contacts/${created.body.data.id}`);
+    assert.deepEqual(payload.data, (await api.get(`/api/v1/contacts/${created.body.data.id}`)).body.data);
+  });
+
+  test('a rejected create leaves none', async () => {
+    const before = (await rows()).length;
+    const res = await client(t.app, ws.token).post('/api/v1/contacts', { first_name: 'No', last_name: 'Owner', owner_id: '00000000-0000-4000-8000-000000000000' });
+    assert.equal(res.status, 422);
+    assert.equal((await rows()).length, before);
+  });
+
+  test('a rolled-back transaction leaves neither the contact nor its event', async () => {
+    const before = await rows();
+    const contactsBefore = await t.db.selectFrom('contacts').select('id').execute();
+    await assert.rejects(
+      t.db.transaction().execute(async (trx) => {
+        await createContact(trx, ws.workspace.id, ws.owner.user_id, { first_name: 'Roll', last_name: 'Back' });
+        throw new Error('boom after the emit');
+      }),
+      /boom/,
+    );
+    assert.equal((await rows()).length, before.length);
+    assert.equal((await t.db.selectFrom('contacts').select('id').execute()).length, contactsBefore.length);
+  });
+});
