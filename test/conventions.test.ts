@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/database.ts';
 import { buildTestApp, client, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
 
 describe('conventions', () => {
@@ -88,12 +92,19 @@ describe('conventions', () => {
     assert.match(ui.headers['content-type'] as string, /html/);
   });
 
-  test('GET /readyz answers 503 when the database does not', async () => {
-    const t2 = await buildTestApp();
-    await t2.database.close();
-    assert.equal((await t2.app.inject({ url: '/readyz' })).statusCode, 503);
-    assert.equal((await t2.app.inject({ url: '/healthz' })).statusCode, 200);
-    await t2.close();
+  test('GET /readyz answers 503 when the database does not; /healthz still 200', async () => {
+    const config = loadConfig({});
+    const unreachable = createDb('postgres://postgres@127.0.0.1:1/none');
+    const closed = createDb('sqlite::memory:');
+    await sql`select 1`.execute(closed.db); // Kysely closes only a driver it has opened
+    await closed.close();
+    for (const database of [unreachable, closed]) {
+      const app = await buildApp({ config, database, logger: false });
+      assert.equal((await app.inject({ url: '/readyz' })).statusCode, 503);
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+      await app.close();
+    }
+    await unreachable.close();
   });
 });
 

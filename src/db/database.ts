@@ -40,10 +40,38 @@ export function createDb(url: string): Database {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small
+ * one. Statements are reused by SQL text (Kysely runs each synchronously, so one
+ * statement is never used twice at once).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        // Native methods must run on the real handle, not on the proxy.
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let stmt = cache.get(source);
+        if (!stmt) {
+          if (cache.size >= max) cache.delete(cache.keys().next().value!);
+          stmt = prepare(source);
+          cache.set(source, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }
 
 /** The database's own error for a broken foreign key (D12: a contact still referenced). */

@@ -52,8 +52,8 @@ export function withSearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB
 }
 
 /**
- * One round trip in the common case: the page rows carry the total through a
- * window count. Only a page past the end needs a second (count) query.
+ * The page, then the total only when the page cannot tell it: a page that is
+ * neither empty nor full ends the list, so its offset plus its length is the total.
  */
 export async function paginate<TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
@@ -65,19 +65,12 @@ export async function paginate<TB extends keyof DB, O>(
   const dir = params.sort_direction ?? 'desc'; // D1
   const sortCol = spec.sort[params.sort_by ?? 'created_at'] ?? spec.sort.created_at;
   const filtered = withSearch(base, spec, params.search);
-  const rows = (await filtered
-    .select(sql<number>`count(*) over ()`.as('__total'))
-    .orderBy(sql.ref(sortCol), dir)
-    .orderBy(sql.ref(spec.id), dir)
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute()) as (O & { __total: number })[];
-  let total: number;
-  if (rows.length) total = Number(rows[0].__total);
-  else {
+  const offset = (page - 1) * perPage;
+  const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
+  let total = offset + rows.length;
+  if (rows.length === 0 || rows.length === perPage) {
     const counted = await filtered.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
     total = Number((counted as { n: number } | undefined)?.n ?? 0);
   }
-  for (const r of rows) delete (r as { __total?: number }).__total;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 // Building blocks for every module's schemas: bounded ids, strings with a
 // maximum length, nullable fields, and the SPEC envelopes.
@@ -14,7 +14,17 @@ export const Email = Type.String({ format: 'email', maxLength: 254 });
 export const Str = (maxLength = 255) => Type.String({ maxLength });
 export const Text = (maxLength = 10_000) => Type.String({ maxLength });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null` as `type: [T, 'null']` (or `null` added to an enum) rather than anyOf:
+ * fast-json-stringify serializes anyOf by running a validator per field, which is
+ * slow and throws on output it can't match. Valid JSON Schema and OpenAPI 3.1 alike.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const plain = JSON.parse(JSON.stringify(schema)) as { type?: unknown; enum?: unknown[] };
+  if (typeof plain.type === 'string') return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] });
+  if (Array.isArray(plain.enum)) return Type.Unsafe<Static<T> | null>({ ...plain, enum: [...plain.enum, null] });
+  return Type.Union([schema, Type.Null()]);
+}
 
 /** Any JSON value, capped only by the body limit (SPEC `info`, `custom_fields`, `data`). */
 export const AnyJson = Type.Unknown();

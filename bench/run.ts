@@ -1,0 +1,53 @@
+// `npm run bench`: autocannon against Fieldwork's routes and a bare Fastify route
+// in the same run; results as ratios to that ceiling (the machine's 2 cores are
+// shared with the load generator, so absolute numbers mean little).
+// BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each run's length.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const root = path.resolve(import.meta.dirname, '..');
+const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
+const info = JSON.parse(first) as { bare: string; app: string; token: string; contactId: number; dialect: string };
+const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+
+interface Scenario {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+const scenarios: Scenario[] = [
+  { name: 'bare Fastify route (ceiling)', url: `${info.bare}/bare` },
+  { name: 'GET /api/v1/contacts/:id', url: `${info.app}/api/v1/contacts/${info.contactId}` },
+  { name: 'GET /api/v1/contacts (25 per page)', url: `${info.app}/api/v1/contacts` },
+  { name: 'GET /api/v1/contacts?type=customer&search=first1', url: `${info.app}/api/v1/contacts?type=customer&search=first1` },
+  { name: 'POST /api/v1/contacts', url: `${info.app}/api/v1/contacts`, method: 'POST', body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }) },
+  ...(process.env.BENCH_EXTRA ? (JSON.parse(process.env.BENCH_EXTRA) as Scenario[]) : []),
+];
+
+const results: { name: string; rps: number; p99: number; errors: number }[] = [];
+for (const s of scenarios) {
+  const r = await autocannon({ url: s.url, method: s.method ?? 'GET', body: s.body, headers: auth, connections: 10, duration: seconds });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  results.push({ name: s.name, rps: r.requests.average, p99: r.latency.p99, errors: bad });
+  console.error(`${s.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx/errors ${bad}`);
+}
+server.kill('SIGTERM');
+
+const ceiling = results[0].rps;
+const table = [
+  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${seconds}s per scenario, 10 connections`,
+  '',
+  '| scenario | req/s | ratio to ceiling | p99 ms | non-2xx |',
+  '|---|---:|---:|---:|---:|',
+  ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.errors} |`),
+  '',
+].join('\n');
+console.log(table);
+if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
+process.exit(results.some((r) => r.errors > 0) ? 1 : 0);

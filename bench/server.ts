@@ -1,0 +1,37 @@
+// The processes under load: a bare Fastify route (the ceiling) and Fieldwork on
+// a fresh database, seeded. Prints one JSON line with their addresses, then serves.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createContact } from '../src/modules/contacts/contacts.service.ts';
+import { createKey } from '../src/modules/keys/keys.service.ts';
+import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+
+const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
+
+const bare = Fastify();
+bare.get('/bare', async () => ({ success: true, data: { ok: true } }));
+const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+const database = createDb(url);
+await migrate(database);
+const { workspace, owner } = await createWorkspace(database.db, { name: `Bench ${Date.now()}`, owner: { email: 'bench@example.test', first_name: 'Ben', last_name: 'Ch' } });
+const key = await createKey(database.db, { workspaceId: workspace.id, type: 'general' });
+let contactId = 0;
+for (let i = 0; i < 200; i++) {
+  const c = await database.db.transaction().execute((trx) =>
+    createContact(trx, workspace.id, owner.user_id, { first_name: `First${i}`, last_name: `Last${i}`, email: `c${i}@example.test`, type: i % 2 ? 'customer' : 'lead' }),
+  );
+  contactId = c.id;
+}
+// A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
+const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', LOG_LEVEL: 'warn' });
+const app = await buildApp({ config, database, logger: false });
+const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
+
+console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, contactId, workspaceId: workspace.id, dialect: database.dialect }));

@@ -1,0 +1,130 @@
+import type { Kysely } from 'kysely';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts';
+import { now } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { checkReferences } from '../../domain/references.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import type { AppContext } from '../../http/context.ts';
+import { conflict, type Detail, notFound, ValidationError } from '../../http/errors.ts';
+import type { PageResult } from '../../http/list-query.ts';
+import {
+  contactExists,
+  deleteLink,
+  findContactProperty,
+  insertLink,
+  insertProperty,
+  linkExists,
+  listContactProperties,
+  listProperties,
+  updateLinkRole,
+  updateProperty,
+} from './properties.repo.ts';
+import {
+  ADDRESS_FIELDS,
+  type AddressInput,
+  type ContactProperty,
+  type ContactPropertyQuery,
+  type Property,
+  type PropertyCreate,
+  type PropertyQuery,
+  type PropertyUpdate,
+} from './properties.schemas.ts';
+
+export interface PropertiesService {
+  list(auth: AuthContext, query: PropertyQuery): Promise<PageResult<Property>>;
+  listForContact(auth: AuthContext, contactId: number, query: ContactPropertyQuery): Promise<PageResult<ContactProperty>>;
+  create(auth: AuthContext, contactId: number, body: PropertyCreate): Promise<ContactProperty>;
+  update(auth: AuthContext, contactId: number, propertyId: number, body: PropertyUpdate): Promise<ContactProperty>;
+  unlink(auth: AuthContext, contactId: number, propertyId: number): Promise<void>;
+}
+
+/** Only the sub-fields given, as columns (D26: a partial address changes only those). */
+function addressColumns(address: AddressInput | undefined): Partial<Record<(typeof ADDRESS_FIELDS)[number], string>> {
+  const out: Partial<Record<(typeof ADDRESS_FIELDS)[number], string>> = {};
+  for (const f of ADDRESS_FIELDS) if (address?.[f] !== undefined) out[f] = address[f];
+  return out;
+}
+
+/** Our extension (see PropertyCreate): exactly one of `address` and `property_id`. */
+function checkCreateShape(body: PropertyCreate): void {
+  const details: Detail[] = [];
+  if (body.address === undefined && body.property_id === undefined) {
+    details.push({ path: ['address'], message: 'address is required (or property_id to link an existing property)' });
+  }
+  if (body.address !== undefined && body.property_id !== undefined) {
+    details.push({ path: ['property_id'], message: 'give either address or property_id, not both' });
+  }
+  if (body.property_id !== undefined && body.property_type !== undefined) {
+    // Linking must not silently retype a property other contacts share; PUT does that.
+    details.push({ path: ['property_type'], message: 'property_type applies to a new property; change it with PUT' });
+  }
+  if (details.length) throw new ValidationError(details);
+}
+
+async function requireContact(db: Kysely<DB>, workspaceId: number, contactId: number): Promise<void> {
+  if (!(await contactExists(db, workspaceId, contactId))) throw notFound('Contact');
+}
+
+async function linkedOrThrow(db: Kysely<DB>, workspaceId: number, contactId: number, propertyId: number): Promise<ContactProperty> {
+  const property = await findContactProperty(db, workspaceId, contactId, propertyId);
+  if (!property) throw notFound('Property');
+  return property;
+}
+
+export function propertiesService({ db }: AppContext): PropertiesService {
+  return {
+    list: (auth, query) => listProperties(db, auth.workspaceId, query),
+
+    listForContact: async (auth, contactId, query) => {
+      await requireContact(db, auth.workspaceId, contactId);
+      return listContactProperties(db, auth.workspaceId, contactId, query);
+    },
+
+    create: async (auth, contactId, body) => {
+      checkCreateShape(body);
+      const ws = auth.workspaceId;
+      try {
+        // The property and its link in one transaction.
+        return await db.transaction().execute(async (trx) => {
+          await requireContact(trx, ws, contactId);
+          const at = now();
+          let propertyId: number;
+          if (body.property_id !== undefined) {
+            propertyId = body.property_id;
+            await checkReferences(trx, ws, { ids: { property_id: ['properties', propertyId] } }); // D11
+            if (await linkExists(trx, ws, contactId, propertyId)) throw conflict('Property is already linked to this contact');
+          } else {
+            const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
+            propertyId = await insertProperty(trx, ws, { ...address, property_type: body.property_type ?? 'single-family', created_at: at, updated_at: at });
+          }
+          await insertLink(trx, ws, { contact_id: contactId, property_id: propertyId, role: body.role ?? 'owner', created_at: at });
+          return linkedOrThrow(trx, ws, contactId, propertyId);
+        });
+      } catch (err) {
+        // A concurrent request won the race: the same answers as if it had come first.
+        if (isUniqueViolation(err)) throw conflict('Property is already linked to this contact');
+        if (isForeignKeyViolation(err)) throw notFound('Contact');
+        throw err;
+      }
+    },
+
+    update: (auth, contactId, propertyId, body) =>
+      db.transaction().execute(async (trx) => {
+        const ws = auth.workspaceId;
+        await requireContact(trx, ws, contactId);
+        if (!(await linkExists(trx, ws, contactId, propertyId))) throw notFound('Property');
+        // The property is shared by its contacts: address and type change for all of them;
+        // the role belongs to this contact's link only (D26).
+        const values = { ...addressColumns(body.address), ...(body.property_type !== undefined && { property_type: body.property_type }) };
+        await updateProperty(trx, ws, propertyId, { ...values, updated_at: now() });
+        if (body.role !== undefined) await updateLinkRole(trx, ws, contactId, propertyId, body.role);
+        return linkedOrThrow(trx, ws, contactId, propertyId);
+      }),
+
+    unlink: async (auth, contactId, propertyId) => {
+      // D12/SPEC: only the link goes; the property stays in GET /properties.
+      await requireContact(db, auth.workspaceId, contactId);
+      if (!(await deleteLink(db, auth.workspaceId, contactId, propertyId))) throw notFound('Property');
+    },
+  };
+}
