@@ -56,8 +56,11 @@ export async function createKey(
     if (!user) throw new Error(`user ${input.userId} is not a member of workspace ${ws.id}`);
     userId = user.user_id;
   } else {
+    // The key's user defaults to the workspace owner (OPERATOR.md); a key without a user
+    // is only ever made on purpose (--unlinked), never because no owner was found.
     const owner = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('role', '=', 'owner').orderBy('id').executeTakeFirst();
-    userId = owner?.user_id ?? null;
+    if (!owner) throw new Error(`workspace ${ws.id} has no owner: name the key's user`);
+    userId = owner.user_id;
   }
   // 256-bit secret; only its hash is stored, the token is shown once.
   const secret = randomBytes(32).toString('hex');
@@ -89,7 +92,7 @@ export async function listKeys(db: Kysely<DB>, workspaceId: number) {
   return rows.map((r) => ({ ...r, scopes: fromJson<string[]>(r.scopes) ?? [] }));
 }
 
-/** Returns false when no such key exists. Revoking twice keeps the first time. */
+/** Returns null when no such key exists. Revoking twice keeps the first time. */
 export async function revokeKey(db: Kysely<DB>, keyId: number): Promise<{ id: number; revoked_at: string } | null> {
   await db.updateTable('api_keys').set({ revoked_at: now() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
   const row = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB, UsersTable } from '../../db/schema.ts';
+import { INTERNAL_NOTIFICATIONS } from '../workspace/workspace.service.ts';
 
 export const ROLES = ['owner', 'admin', 'manager', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -61,7 +62,7 @@ export async function setUser(db: Kysely<DB>, workspaceId: number, userId: strin
       if (key === 'role' && !(ROLES as readonly string[]).includes(raw)) throw new Error(`role must be one of ${ROLES.join(', ')}`);
       if (key === 'role') fields.role = raw;
       else fields[key as 'first_name' | 'last_name' | 'job_title'] = raw === '' ? null : raw;
-    } else if (/^notify\.[a-z_]+$/.test(key)) {
+    } else if (key.startsWith('notify.') && (INTERNAL_NOTIFICATIONS as readonly string[]).includes(key.slice('notify.'.length))) {
       if (raw !== 'true' && raw !== 'false') throw new Error(`${key} must be true or false`);
       prefs[key.slice('notify.'.length)] = raw === 'true';
     } else throw new Error(`unknown user setting "${key}"`);

@@ -147,7 +147,12 @@ export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: R
   return { workspace: updated, settings: settingsOf(updated) };
 }
 
-const BOOL_KEY = /^(sms_plan|notifications\.(quote_to_customer|invoice_to_customer|appointment_reminder)\.(email|sms)|internal\.[a-z_]+)$/;
+/** SPEC "Internal notifications": the names `internal.<name>` and `notify.<name>` may use. */
+export const INTERNAL_NOTIFICATIONS = ['comments_mention', 'comments_reply', 'comments_new', 'quotes_awaiting_response', 'invoices_sent', 'appointments_soon'] as const;
+
+const BOOL_KEY = new RegExp(
+  `^(sms_plan|notifications\\.(quote_to_customer|invoice_to_customer|appointment_reminder)\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`,
+);
 
 /** Validates one `workspace set` value against the settings it may name. */
 export function parseSetting(key: string, raw: string): string | number | boolean {
