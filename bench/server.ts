@@ -10,6 +10,7 @@ import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
+import { createQuote } from '../src/modules/quotes/quotes.service.ts';
 import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
@@ -29,9 +30,20 @@ for (let i = 0; i < 200; i++) {
   );
   contactId = c.id;
 }
+// Draft quotes for the accept scenario (each accept creates a job, D14), and a
+// mix of statuses for the filtered list.
+const lineItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, unitPrice: 10 + i, quantity: 1 + (i % 3) }));
+const quoteIds: number[] = [];
+for (let i = 0; i < Number(process.env.BENCH_QUOTES ?? 3000); i++) {
+  const q = await database.db.transaction().execute((trx) =>
+    createQuote(trx, workspace.id, owner.user_id, { name: `Quote ${i}`, line_items: lineItems, tax_rate: 8, status: i % 4 === 0 ? 'awaiting_response' : 'draft' }),
+  );
+  if (q.status === 'draft') quoteIds.push(q.id);
+}
+
 // A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
 const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', LOG_LEVEL: 'warn' });
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
-console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, contactId, workspaceId: workspace.id, dialect: database.dialect }));
+console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, contactId, quoteIds, workspaceId: workspace.id, dialect: database.dialect }));

@@ -11,6 +11,8 @@ import { registerErrorHandler } from './http/errors.ts';
 import { v1 } from './http/v1.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { filesRoutes } from './storage/files-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +52,12 @@ export async function buildApp({ config, database, redis = null, logger = true }
 
   // Bodies are JSON (SPEC conventions 1; uploads add multipart): other types get 415.
   app.removeContentTypeParser('text/plain');
+  // A bodiless POST sent with a JSON content type (create-quote takes no body) is no body, not bad JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   registerValidators(app);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
@@ -77,6 +85,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
     }
   });
 
+  await app.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
   await app.register(
     async (api) => {
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
@@ -84,5 +93,6 @@ export async function buildApp({ config, database, redis = null, logger = true }
     },
     { prefix: '/api/v1' },
   );
+  await app.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // SPEC: not under /api/v1
   return app;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { insertUploadLink } from '../src/modules/uploads/upload-fixtures.ts';
 import { buildTestApp, type Client, client, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Tenant isolation, for every route: another workspace's id behaves exactly
@@ -12,6 +13,10 @@ type Fixture = { make: (a: Client, t: TestApp) => Promise<Record<string, number>
 
 const contact = async (a: Client) => (await a.post('/api/v1/contacts', { first_name: 'Iso', last_name: 'Lated' })).body.data.id as number;
 
+const event = async (a: Client) => (await a.post('/api/v1/events', { start_date: '2024-05-06', end_date: '2024-05-06' })).body.data.id as number;
+const timeEntry = async (a: Client) =>
+  (await a.post('/api/v1/time-entries', { start_date: '2024-05-06', end_date: '2024-05-06', total_time: 1 })).body.data as { id: number; timesheet_id: number };
+
 const fixtures: Record<string, Fixture> = {
   '/api/v1/contacts/:id': { make: async (a) => ({ id: await contact(a) }), body: { company: 'Changed' } },
   '/api/v1/contacts/:id/properties': { make: async (a) => ({ id: await contact(a) }), body: { address: { city: 'X' } } },
@@ -23,6 +28,44 @@ const fixtures: Record<string, Fixture> = {
     },
     body: { role: 'tenant' },
   },
+  '/api/v1/uploads/:id': {
+    make: async (a, t) => {
+      const contactId = await contact(a);
+      const { workspace_id } = (await a.get(`/api/v1/contacts/${contactId}`)).body.data;
+      // Public: its url is stable, so the owner's views before and after compare equal.
+      return { id: await insertUploadLink(t.db, workspace_id, 'contact', contactId, 'workspaces_pub') };
+    },
+    body: { name: 'Changed' },
+  },
+  '/api/v1/comments/:id': {
+    make: async (a) => {
+      const contactId = await contact(a);
+      return { id: (await a.post('/api/v1/comments', { module_type: 'contact', module_id: contactId, comment: 'Iso' })).body.data.id };
+    },
+  },
+  // Sales pipeline (issue 3).
+  '/api/v1/requests/:id': { make: async (a) => ({ id: (await a.post('/api/v1/requests', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
+  '/api/v1/requests/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/requests', {})).body.data.id }), body: { status: 'archived' } },
+  '/api/v1/quotes/:id': { make: async (a) => ({ id: (await a.post('/api/v1/quotes', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
+  '/api/v1/quotes/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/quotes', {})).body.data.id }), body: { status: 'accepted', comment: 'x' } },
+  '/api/v1/jobs/:id': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
+  '/api/v1/jobs/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', {})).body.data.id }), body: { status: 'completed' } },
+  '/api/v1/invoices/:id': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
+  '/api/v1/invoices/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', {})).body.data.id }), body: { status: 'paid' } },
+  '/api/v1/services/:id': { make: async (a) => ({ id: (await a.post('/api/v1/services', { name: 'Iso' })).body.data.id }), body: { price: 9 } },
+  '/api/v1/tax-rates/:id': { make: async (a) => ({ id: (await a.post('/api/v1/tax-rates', { name: 'Iso', rate: 1 })).body.data.id }), body: { rate: 2 } },
+  '/api/v1/quote-templates/:id': {
+    make: async (a) => ({ id: (await a.post('/api/v1/quote-templates', { template_name: 'Iso' })).body.data.id }),
+    body: { template_name: 'Changed' },
+  },
+  '/api/v1/quote-templates/:id/create-quote': {
+    make: async (a) => ({ id: (await a.post('/api/v1/quote-templates', { template_name: 'Iso' })).body.data.id }),
+  },
+  '/api/v1/events/:id': { make: async (a) => ({ id: await event(a) }), body: { name: 'Changed' } },
+  '/api/v1/events/:id/status': { make: async (a) => ({ id: await event(a) }), body: { status: 'cancelled' } },
+  '/api/v1/time-entries/:id': { make: async (a) => ({ id: (await timeEntry(a)).id }), body: { total_time: 9 } },
+  '/api/v1/timesheets/:id': { make: async (a) => ({ id: (await timeEntry(a)).timesheet_id }) },
+  '/api/v1/timesheets/:id/status': { make: async (a) => ({ id: (await timeEntry(a)).timesheet_id }), body: { status: 'approved' } },
 };
 
 const ABSENT = 2_000_000_000;

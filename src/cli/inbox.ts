@@ -26,10 +26,14 @@ export function inboxCommand(): Command {
         const member = await db.selectFrom('users').select('id').where('workspace_id', '=', opts.workspace).where('user_id', '=', opts.user).executeTakeFirst();
         if (!member) throw new CliError(`user ${opts.user} is not a member of workspace ${opts.workspace}`);
         const items = await listInbox(db, opts.workspace, opts.user, { unread: opts.unread });
-        if (opts.markRead) await markRead(db, opts.workspace, opts.user, items.map((n) => n.id));
+        if (opts.markRead) {
+          const ids = items.map((n) => n.id);
+          await markRead(db, opts.workspace, opts.user, ids);
+        }
         return items;
       });
-      const rows = notifications.map((n) => [n.id, n.created_at, n.name, n.module_type && `${n.module_type} ${n.module_id}`, n.read_at ? 'read' : 'unread', n.data]);
+      const about = (n: (typeof notifications)[number]) => n.module_type && `${n.module_type} ${n.module_id}`;
+      const rows = notifications.map((n) => [n.id, n.created_at, n.name, about(n), n.read_at ? 'read' : 'unread', n.data]);
       print(opts, {
         json: { notifications },
         text: notifications.length ? table(['id', 'created_at', 'name', 'about', 'status', 'data'], rows) : 'No notifications.',

@@ -23,20 +23,37 @@ export function webhookCommand(): Command {
     .addOption(new Option('--subscription <id>', 'only this subscription').argParser((v: string) => parseId(v, 'subscription id')))
     .addOption(new Option('--status <status>', 'only deliveries in this status').choices(DELIVERY_STATUSES))
     .addOption(new Option('--limit <n>', 'at most this many').argParser((v: string) => parseId(v, 'limit')).default(1000))
-    .option('--attempts', 'add each delivery\'s attempts (status code or error, duration)')
+    .option('--attempts', "add each delivery's attempts (status code or error, duration)")
     .addOption(jsonOption())
     .action(async (opts: DeliveriesOpts) => {
       const { deliveries, attempts } = await withDatabase(async (db) => {
         await requireWorkspace(db, opts.workspace);
         const deliveries = await listDeliveries(db, opts.workspace, { subscriptionId: opts.subscription, status: opts.status, limit: opts.limit });
-        const attempts = opts.attempts ? await attemptsOf(db, opts.workspace, deliveries.map((d) => d.id)) : null;
+        const attempts = opts.attempts
+          ? await attemptsOf(
+              db,
+              opts.workspace,
+              deliveries.map((d) => d.id),
+            )
+          : null;
         return { deliveries, attempts };
       });
       const json = { deliveries: attempts ? deliveries.map((d) => ({ ...d, attempt_log: attempts.get(d.id) ?? [] })) : deliveries };
       const text = deliveries.length
         ? table(
             ['ID', 'SUBSCRIPTION', 'EVENT', 'STATUS', 'ATTEMPTS', 'LAST CODE', 'LAST ERROR', 'NEXT ATTEMPT', 'CREATED', 'DELIVERED'],
-            deliveries.map((d) => [d.id, d.subscription_id, d.event, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.created_at, d.delivered_at]),
+            deliveries.map((d) => [
+              d.id,
+              d.subscription_id,
+              d.event,
+              d.status,
+              d.attempts,
+              d.last_status_code,
+              d.last_error,
+              d.next_attempt_at,
+              d.created_at,
+              d.delivered_at,
+            ]),
           ) + (attempts ? `\n\n${deliveries.map((d) => attemptLines(d.id, attempts.get(d.id) ?? [])).join('\n')}` : '')
         : `No webhook deliveries in workspace ${opts.workspace}.`;
       print(opts, { json, text });

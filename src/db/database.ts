@@ -29,6 +29,9 @@ export function createDb(url: string): Database {
         }) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle client's connection can drop (a restart, a failover, a dropped test
+    // database): the pool replaces it; unhandled, the error would end the process.
+    pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

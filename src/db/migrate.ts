@@ -2,11 +2,17 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
 import * as m0002 from './migrations/0002-sales.ts';
+import * as m0003 from './migrations/0003-scheduling.ts';
+import * as m0004 from './migrations/0004-webhooks.ts';
+import * as m0005 from './migrations/0005-files-comments.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-sales': m0002,
+  '0003-scheduling': m0003,
+  '0004-webhooks': m0004,
+  '0005-files-comments': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -101,6 +101,10 @@ export interface OutboxTable {
   event: string;
   payload: string; // JSON: the webhook payload minus meta
   created_at: string;
+  // 0004: the worker's lease (src/outbox/claim.ts) and when it fanned the row out.
+  processed_at: string | null;
+  locked_until: string | null;
+  locked_by: string | null;
 }
 
 
@@ -254,6 +258,139 @@ export interface InvoicesTable extends Pricing {
   updated_at: string;
 }
 
+/** A stored object (0005). Several upload links may share one (SPEC Uploads 3). */
+export interface StoredFilesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  bucket: string; // workspaces (private) | workspaces_pub (public)
+  path: string; // random server-chosen key inside the bucket
+  sha256: string;
+  size: number;
+  mime_type: string; // sniffed from the bytes (D20)
+  original_file_name: string;
+  meta: Json;
+  created_at: string;
+}
+
+/** SPEC "Upload link": a stored file attached to a parent entity. */
+export interface UploadLinksTable {
+  id: Generated<number>; // link_id
+  workspace_id: number;
+  file_id: number;
+  module_type: string;
+  module_id: number;
+  name: string;
+  description: string | null;
+  category: string;
+  original_file_name: string;
+  owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Bytes to remove once the transaction that released them has committed. */
+export interface FileDeletionsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  bucket: string;
+  path: string;
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  related_type: string;
+  related_id: number;
+  comment: string;
+  author_id: string | null;
+  reply_to: number | null;
+  mentioned_user_ids: Json; // JSON array of user UUIDs
+  status: string; // active | trash
+  created_at: string;
+  modified_at: string | null;
+}
+
+/** D22: one row per recipient user. */
+export interface InternalNotificationsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  user_id: string;
+  name: string;
+  module_type: string | null;
+  module_id: number | null;
+  data: Json;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** Service-wide secrets (the file URL signing key, D20). */
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+/** SPEC Event (0003). `all_day` and `multi_day` are 0/1. */
+export interface EventsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string | null;
+  description: string | null;
+  job_id: number | null;
+  request_id: number | null;
+  start_date: string;
+  end_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  all_day: number;
+  multi_day: number;
+  type: string;
+  status: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event's `assignee_ids`, one row per user UUID. */
+export interface EventAssigneesTable {
+  workspace_id: number;
+  event_id: number;
+  user_id: string;
+}
+
+/** D9: one per user and week; `total_time` is kept equal to the sum of its entries. */
+export interface TimesheetsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  user_id: string;
+  start_date: string;
+  end_date: string; // D30: start_date + 6
+  status: string;
+  total_time: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TimeEntriesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  timesheet_id: number;
+  user_id: string;
+  start_date: string;
+  end_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  total_time: number;
+  description: string | null;
+  job_id: number | null;
+  request_id: number | null;
+  quote_id: number | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -271,4 +408,65 @@ export interface DB {
   quote_status_changes: QuoteStatusChangesTable;
   jobs: JobsTable;
   invoices: InvoicesTable;
+  stored_files: StoredFilesTable;
+  upload_links: UploadLinksTable;
+  file_deletions: FileDeletionsTable;
+  comments: CommentsTable;
+  internal_notifications: InternalNotificationsTable;
+  service_secrets: ServiceSecretsTable;
+  events: EventsTable;
+  event_assignees: EventAssigneesTable;
+  timesheets: TimesheetsTable;
+  time_entries: TimeEntriesTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
+
+/** SPEC "Webhook subscription" (0004). D15: `secret` signs deliveries; returned once. */
+export interface WebhookSubscriptionsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  trigger_event: string;
+  webhook_url: string;
+  secret: string;
+  is_active: number;
+  created_at: string;
+  last_triggered_at: string | null;
+  deleted_at: string | null; // unsubscribed: kept for the delivery log only
+}
+
+/** One event for one subscription; retried until delivered or `max_attempts` (0004). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  subscription_id: number;
+  outbox_id: number;
+  event: string;
+  webhook_id: string; // meta.webhook_id and X-Service-Delivery, the same on every attempt
+  status: string; // pending | delivered | failed
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: string | null;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+/** Every HTTP attempt of a delivery, with its answer or error (0004). */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  delivery_id: number;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  worker: string; // the Worker.id that made it
+  created_at: string;
+}
+

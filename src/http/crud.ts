@@ -39,7 +39,7 @@ export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TS
   const write = { ...read, scope: `${o.scope}:write` };
   const { service } = o;
 
-  app.get(o.path, { config: read, schema: { tags, summary: `List ${o.scope}`, querystring: o.schemas.query, response: { 200: Page(o.schemas.item) } } }, async (req) => {
+  app.get(o.path, { config: read, schema: { tags, summary: `List ${o.path.slice(1).replace(/-/g, ' ')}`, querystring: o.schemas.query, response: { 200: Page(o.schemas.item) } } }, async (req) => {
     const { rows, pagination } = await service.list(req.auth, req.query as Static<TQ>);
     return { success: true, data: rows, pagination };
   });

@@ -1,9 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { commentsRoutes } from './comments/comments.routes.ts';
 import { contactsRoutes } from './contacts/contacts.routes.ts';
 import { propertiesRoutes } from './properties/properties.routes.ts';
+import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { workspaceRoutes } from './workspace/workspace.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
+import { timeEntriesRoutes } from './time-entries/time-entries.routes.ts';
+import { timesheetsRoutes } from './timesheets/timesheets.routes.ts';
+import { requestsRoutes } from './requests/requests.routes.ts';
+import { quotesRoutes } from './quotes/quotes.routes.ts';
+import { jobsRoutes } from './jobs/jobs.routes.ts';
+import { invoicesRoutes } from './invoices/invoices.routes.ts';
+import { servicesRoutes } from './services/services.routes.ts';
+import { taxRatesRoutes } from './tax-rates/tax-rates.routes.ts';
+import { quoteTemplatesRoutes } from './quote-templates/quote-templates.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes];

@@ -7,6 +7,7 @@ import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { emit } from '../../outbox/emit.ts';
+import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { contactCodec, deleteContact, findContact, insertContact, listContacts, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
 
@@ -58,7 +59,7 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
       // D12: permanent, and refused while requests, quotes, jobs or invoices point at it
       // (their foreign keys say so; property links go with the contact).
       try {
-        if (!(await deleteContact(db, auth.workspaceId, id))) throw notFound('Contact');
+        if (!(await deleteWithAttachments(db, auth.workspaceId, 'contact', id, (trx) => deleteContact(trx, auth.workspaceId, id)))) throw notFound('Contact');
       } catch (err) {
         if (isForeignKeyViolation(err)) throw conflict('Contact has related records');
         throw err;

@@ -1,0 +1,129 @@
+// `npx tsx bench/webhooks.ts`: webhook deliveries per second from one worker to a
+// local subscriber (issue 6 item 9). BENCH_EVENTS events are committed to the
+// outbox first; the clock runs from the worker's start until the subscriber has
+// every one (fan-out, claims, signed POSTs, attempt log and status writes included).
+// The subscriber runs in its own process, answering 200 at once.
+// BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL (a scratch database is created and dropped).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createKey } from '../src/modules/keys/keys.service.ts';
+import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+import { emit } from '../src/outbox/emit.ts';
+import { Worker } from '../src/outbox/worker.ts';
+
+const events = Number(process.env.BENCH_EVENTS ?? 2000);
+const pgBase = process.env.BENCH_DATABASE_URL;
+
+// The database: a temporary SQLite file, or a scratch PostgreSQL database.
+let url: string;
+let cleanup: () => Promise<void>;
+if (pgBase) {
+  const name = `fieldwork_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const u = new URL(pgBase);
+  u.pathname = `/${name}`;
+  url = u.toString();
+  cleanup = async () => {
+    // Not `with (force)`: the pool's last connections may still be closing; wait for them instead.
+    for (let i = 0; ; i++) {
+      try {
+        await admin.query(`drop database if exists "${name}"`);
+        break;
+      } catch (err) {
+        if (i === 50) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await admin.end();
+  };
+} else {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-'));
+  url = `sqlite:${path.join(dir, 'bench.db')}`;
+  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
+// The subscriber, in its own process: counts POSTs, answers 200.
+const receiver = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const http = require('node:http'); let n = 0;
+     const s = http.createServer((q, r) => { q.resume(); q.on('end', () => { n++; r.end('ok'); }); });
+     s.keepAliveTimeout = 60000;
+     s.listen(0, '127.0.0.1', () => console.log(s.address().port));
+     setInterval(() => console.log('count ' + n), 50);`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const lines = readline.createInterface({ input: receiver.stdout! });
+const port = await new Promise<string>((resolve) => lines.once('line', resolve));
+let received = 0;
+lines.on('line', (line) => {
+  if (line.startsWith('count ')) received = Number(line.slice(6));
+});
+
+const database = createDb(url);
+await migrate(database);
+const { db } = database;
+const { workspace } = await createWorkspace(db, { name: 'Bench', owner: { email: 'bench@example.test', first_name: 'B', last_name: 'Ench' } });
+await createKey(db, { workspaceId: workspace.id, type: 'general' });
+await db
+  .insertInto('webhook_subscriptions')
+  .values({
+    workspace_id: workspace.id,
+    trigger_event: 'new_contact',
+    webhook_url: `http://127.0.0.1:${port}/hook`,
+    secret: randomBytes(32).toString('hex'),
+    is_active: 1,
+    created_at: new Date().toISOString(),
+  })
+  .execute();
+// A contact-sized `data`, as the single GET returns it.
+await db.transaction().execute(async (trx) => {
+  for (let i = 1; i <= events; i++) {
+    const contact = {
+      id: i,
+      workspace_id: workspace.id,
+      first_name: `First${i}`,
+      last_name: 'Bench',
+      email: `c${i}@example.test`,
+      phone: '+15555550100',
+      company: 'Bench Co',
+      type: 'customer',
+      info: null,
+      custom_fields: null,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    };
+    await emit(trx, workspace.id, 'new_contact', 'contacts', contact);
+  }
+});
+
+const config = loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: url });
+const worker = new Worker({ db, dialect: database.dialect, config, pollMs: 20 });
+const started = performance.now();
+worker.start();
+while (received < events) await new Promise((r) => setTimeout(r, 10));
+const seconds = (performance.now() - started) / 1000;
+await worker.stop();
+const failed = await db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'delivered').execute();
+
+receiver.kill();
+await database.close();
+await cleanup();
+
+const rate = Math.round(events / seconds);
+console.log(
+  `webhook deliveries (${database.dialect}, one worker, concurrency 32): ${events} events in ${seconds.toFixed(2)} s = ${rate} deliveries/s` +
+    (failed.length ? ` (${failed.length} not yet marked delivered when the subscriber had them all)` : ''),
+);

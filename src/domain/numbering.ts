@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+export type NumberKind = 'requests' | 'quotes' | 'jobs';
+
+/**
+ * D13: the next number of `kind` in the workspace, 1 for the first. Call it
+ * inside the creating transaction: the upsert locks the counter row until
+ * commit, so concurrent creates queue on it (unique, in order), and a rolled
+ * back create gives its number back (gap-free).
+ */
+export async function nextNumber(trx: Kysely<DB>, workspaceId: number, kind: NumberKind): Promise<number> {
+  const row = await trx
+    .insertInto('counters')
+    .values({ workspace_id: workspaceId, kind, value: 1 })
+    .onConflict((oc) => oc.columns(['workspace_id', 'kind']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) })))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}

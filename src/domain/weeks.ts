@@ -1,0 +1,111 @@
+// Dates and times of time entries and timesheets (D9, D30). Dates are
+// `YYYY-MM-DD` calendar days and times `HH:MM` wall-clock times: no instant is
+// stored, so day arithmetic runs on UTC midnights, where every day has 24 hours.
+
+export type WeekStart = 'monday' | 'sunday';
+
+const DAY_MS = 86_400_000;
+
+const dayMs = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+const formatDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** The schema's pattern lets 2024-02-30 through; this says whether the day exists. */
+export function isCalendarDate(date: string): boolean {
+  return /^\d{4}-\d\d-\d\d$/.test(date) && formatDay(dayMs(date)) === date;
+}
+
+export function addDays(date: string, days: number): string {
+  return formatDay(dayMs(date) + days * DAY_MS);
+}
+
+/** The week holding `date`: D9 (workspace `week_start`, default Monday), D30 (end = start + 6). */
+export function weekOf(date: string, weekStart: WeekStart = 'monday'): { start_date: string; end_date: string } {
+  const ms = dayMs(date);
+  const weekday = new Date(ms).getUTCDay(); // 0 = Sunday
+  const back = weekStart === 'sunday' ? weekday : (weekday + 6) % 7;
+  const start = ms - back * DAY_MS;
+  return { start_date: formatDay(start), end_date: formatDay(start + 6 * DAY_MS) };
+}
+
+export const weekStartOf = (value: unknown): WeekStart => (value === 'sunday' ? 'sunday' : 'monday');
+
+/** `date` + `time` as wall-clock minutes (UTC-based), for ordering and differences. */
+const wallMinutes = (date: string, time: string): number => dayMs(date) / 60_000 + Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** Rounded to two decimals, half away from zero. */
+export function round2(n: number): number {
+  return (Math.sign(n) * Math.round(Math.abs(n) * 100 + 1e-9)) / 100;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
+  if (!formatters.has(timeZone)) {
+    try {
+      formatters.set(
+        timeZone,
+        new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }),
+      );
+    } catch {
+      formatters.set(timeZone, null); // an unknown zone name counts as UTC
+    }
+  }
+  return formatters.get(timeZone) ?? null;
+}
+
+/** Minutes the zone is ahead of UTC at an instant (minute resolution). */
+function offsetAt(fmt: Intl.DateTimeFormat, instantMin: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of fmt.formatToParts(new Date(instantMin * 60_000))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute) / 60_000;
+  return wall - instantMin;
+}
+
+/**
+ * The instant (UTC minutes) of a wall-clock time in a zone. A time that happens
+ * twice (clocks going back) is the first one; a time skipped (clocks going
+ * forward) is read with the offset before the change, like Temporal's "compatible".
+ */
+function instantOf(wall: number, fmt: Intl.DateTimeFormat | null): number {
+  if (!fmt) return wall;
+  const before = offsetAt(fmt, wall - 1440);
+  const after = offsetAt(fmt, wall + 1440);
+  const valid = [...new Set([before, after])].map((o) => wall - o).filter((t) => wall - t === offsetAt(fmt, t));
+  return valid.length ? Math.min(...valid) : wall - before;
+}
+
+/**
+ * D9: the hours between `start_date start_time` and `end_date end_time`, to two
+ * decimals. Times are the workspace's wall clock, so a shift across a daylight-saving
+ * change counts the hours actually elapsed (null or unknown zone: UTC).
+ */
+export function hoursBetween(startDate: string, startTime: string, endDate: string, endTime: string, timeZone?: string | null): number {
+  const fmt = timeZone && timeZone !== 'UTC' ? formatterFor(timeZone) : null;
+  const minutes = instantOf(wallMinutes(endDate, endTime), fmt) - instantOf(wallMinutes(startDate, startTime), fmt);
+  return Math.max(0, round2(minutes / 60));
+}
+
+export interface Span {
+  start_date: string;
+  end_date: string;
+  start_time?: string | null;
+  end_time?: string | null;
+}
+
+/**
+ * The rules every dated record shares: real calendar days, `end_date` not before
+ * `start_date`, and on a single day `end_time` not before `start_time`.
+ * Returns the failures as D4 details.
+ */
+export function spanProblems(span: Span): { path: string[]; message: string }[] {
+  const problems: { path: string[]; message: string }[] = [];
+  for (const field of ['start_date', 'end_date'] as const) {
+    if (!isCalendarDate(span[field])) problems.push({ path: [field], message: 'must be a calendar date (YYYY-MM-DD)' });
+  }
+  if (problems.length) return problems;
+  if (span.end_date < span.start_date) problems.push({ path: ['end_date'], message: 'must not be before start_date' });
+  else if (span.end_date === span.start_date && span.start_time && span.end_time && span.end_time < span.start_time) {
+    problems.push({ path: ['end_time'], message: 'must not be before start_time on the same day' });
+  }
+  return problems;
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import { fromJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { type ListSpec, paginate } from '../../http/list-query.ts';
+import type { CommentQuery } from './comments.schemas.ts';
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'related_type',
+  'related_id',
+  'comment',
+  'author_id',
+  'reply_to',
+  'mentioned_user_ids',
+  'status',
+  'created_at',
+  'modified_at',
+] as const;
+
+const listSpec: ListSpec = { id: 'id', sort: { created_at: 'created_at', id: 'id' }, search: ['comment'] };
+
+export type CommentRow = Awaited<ReturnType<typeof findActiveComment>> & object;
+
+const decode = <R extends { mentioned_user_ids: string | null }>(row: R) => ({ ...row, mentioned_user_ids: fromJson<string[]>(row.mentioned_user_ids) ?? [] });
+
+/** An active comment of the workspace; a trashed one is as good as absent (D32). */
+export async function findActiveComment(db: Kysely<DB>, workspaceId: number, id: number) {
+  const row = await db
+    .selectFrom('comments')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row && decode(row);
+}
+
+export async function listActiveComments(db: Kysely<DB>, workspaceId: number, q: CommentQuery) {
+  const qb = db
+    .selectFrom('comments')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('related_type', '=', q.module_type)
+    .where('related_id', '=', q.module_id)
+    .where('status', '=', 'active');
+  const page = await paginate(qb, q, listSpec);
+  return { rows: page.rows.map(decode), pagination: page.pagination };
+}

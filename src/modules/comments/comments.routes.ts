@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { Deleted, IdParams, Ok, Page } from '../../http/schemas.ts';
+import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
+import { commentsService } from './comments.service.ts';
+
+export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
+  const service = commentsService(ctx);
+  const tags = ['Comment'];
+  // The service checks the parent's scope (SPEC Comments: the same mapping as uploads).
+  const config = { scope: null, notFound: { id: 'Comment' } };
+  type IdReq = { params: { id: number } };
+
+  app.post(
+    '/comments',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Comment on a contact, request, quote, job, invoice, event or timesheet',
+        description: 'Scope: `<module>:write` of the target. The author is the API key’s user.',
+        body: CommentCreate,
+        response: { 201: Ok(Comment) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ success: true, data: await service.create(request.auth, request.body as CommentCreate) }),
+  );
+
+  app.get(
+    '/comments',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "List a parent's active comments, newest first",
+        description: 'Scope: `<module>:read`.',
+        querystring: CommentQuery,
+        response: { 200: Page(Comment) },
+      },
+    },
+    async (request) => {
+      const { rows, pagination } = await service.list(request.auth, request.query as CommentQuery);
+      return { success: true, data: rows, pagination };
+    },
+  );
+
+  app.get(
+    '/comments/:id',
+    {
+      config,
+      schema: { tags, summary: 'Get a comment', description: 'Scope: `<module>:read` of the parent.', params: IdParams, response: { 200: Ok(Comment) } },
+    },
+    async (request) => ({ success: true, data: await service.get(request.auth, (request as IdReq).params.id) }),
+  );
+
+  app.delete(
+    '/comments/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a comment (soft: status trash)',
+        description: 'Scope: `<module>:write` of the parent.',
+        params: IdParams,
+        response: { 200: Deleted },
+      },
+    },
+    async (request) => {
+      await service.remove(request.auth, (request as IdReq).params.id);
+      return { success: true, data: { deleted: true } };
+    },
+  );
+}

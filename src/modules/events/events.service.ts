@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { spanProblems } from '../../domain/weeks.ts';
+import { checkReferences, userRefs } from '../../domain/references.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import type { AppContext } from '../../http/context.ts';
+import type { CrudService } from '../../http/crud.ts';
+import { notFound, ValidationError } from '../../http/errors.ts';
+import { deleteWithAttachments } from '../uploads/attachments.ts';
+import { deleteEvent, eventCodec, findEvent, findEventJob, insertEvent, listEvents, setAssignees, updateEvent } from './events.repo.ts';
+import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
+
+export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
+  setStatus(auth: AuthContext, id: number, body: EventStatusBody): Promise<EventDetail>;
+}
+
+/** The single GET shape: assignees `{id, first_name, last_name}` and the job (SPEC Notes per resource). */
+export async function getEventDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<EventDetail> {
+  const event = await findEvent(db, workspaceId, id);
+  if (!event) throw notFound('Event');
+  const [users, job] = await Promise.all([userRefs(db, workspaceId, event.assignee_ids), findEventJob(db, workspaceId, event.job_id)]);
+  const assignees = event.assignee_ids.flatMap((uuid) => {
+    const u = users.get(uuid);
+    return u ? [{ id: u.id, first_name: u.first_name, last_name: u.last_name }] : [];
+  });
+  return { ...event, assignees, job };
+}
+
+/** D4/D11 before any write: dates and times in order, references in the workspace. */
+async function validate(db: Kysely<DB>, workspaceId: number, merged: Parameters<typeof spanProblems>[0], body: EventUpdate) {
+  const problems = spanProblems(merged);
+  if (problems.length) throw new ValidationError(problems);
+  await checkReferences(db, workspaceId, {
+    ids: { job_id: ['jobs', body.job_id], request_id: ['requests', body.request_id] },
+    // As sent (lower-cased), so a detail's index points at the client's own array.
+    users: { assignee_ids: body.assignee_ids?.map((u) => u.toLowerCase()) },
+  });
+}
+
+/** UUIDs compare in lower case (ours are generated so); duplicates collapse. */
+const normalizeAssignees = (ids: string[] | undefined) => (ids ? [...new Set(ids.map((u) => u.toLowerCase()))] : undefined);
+
+export function eventsService({ db }: AppContext): EventsService {
+  return {
+    list: (auth, query) => listEvents(db, auth.workspaceId, query),
+    get: (auth, id) => getEventDetail(db, auth.workspaceId, id),
+    create: (auth, body) =>
+      db.transaction().execute(async (trx) => {
+        const { assignee_ids, ...fields } = body;
+        const assignees = normalizeAssignees(assignee_ids) ?? [];
+        await validate(trx, auth.workspaceId, body, body);
+        const at = now();
+        const { id } = await insertEvent(trx, {
+          ...eventCodec.encode({ all_day: false, multi_day: false, type: 'event', status: 'scheduled', ...fields }),
+          workspace_id: auth.workspaceId,
+          created_by: auth.userId,
+          created_at: at,
+          updated_at: at,
+        });
+        await setAssignees(trx, auth.workspaceId, id, assignees);
+        return getEventDetail(trx, auth.workspaceId, id);
+      }),
+    update: (auth, id, body) =>
+      db.transaction().execute(async (trx) => {
+        const existing = await findEvent(trx, auth.workspaceId, id);
+        if (!existing) throw notFound('Event');
+        const { assignee_ids, ...fields } = body;
+        const assignees = normalizeAssignees(assignee_ids);
+        // The rules hold for the record as it will be, not only for the fields sent.
+        await validate(trx, auth.workspaceId, { ...existing, ...fields }, body);
+        await updateEvent(trx, auth.workspaceId, id, { ...eventCodec.encode(fields), updated_at: now() });
+        if (assignees) await setAssignees(trx, auth.workspaceId, id, assignees);
+        return getEventDetail(trx, auth.workspaceId, id);
+      }),
+    setStatus: (auth, id, { status }) =>
+      db.transaction().execute(async (trx) => {
+        // SPEC States: any allowed value may follow any other.
+        if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
+        return getEventDetail(trx, auth.workspaceId, id);
+      }),
+    remove: async (auth, id) => {
+      // D12: permanent, with its upload links and comments; the assignees go by cascade.
+      const deleted = await deleteWithAttachments(db, auth.workspaceId, 'event', id, (trx) => deleteEvent(trx, auth.workspaceId, id));
+      if (!deleted) throw notFound('Event');
+    },
+  };
+}

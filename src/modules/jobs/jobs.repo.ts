@@ -1,0 +1,38 @@
+import { type Kysely, sql } from 'kysely';
+import { rowCodec } from '../../db/codec.ts';
+import type { DB } from '../../db/schema.ts';
+import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { csv } from '../../http/schemas.ts';
+import type { Job, JobQuery } from './jobs.schemas.ts';
+
+export const jobCodec = rowCodec<Job>({ json: ['line_items', 'expenses', 'custom_fields'] });
+export const jobs = tenantRows('jobs');
+
+/** The API record of a row. */
+export function jobOf(row: object): Job {
+  const { created_by: _, ...rest } = row as Record<string, unknown>;
+  return jobCodec.decode(rest);
+}
+
+const listSpec: ListSpec = {
+  id: 'id',
+  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at'].map((f) => [f, f])),
+  search: ['name', sql`cast(number as text)`],
+};
+
+export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
+  let qb = db
+    .selectFrom('jobs')
+    .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'created_at'])
+    .where('workspace_id', '=', workspaceId);
+  if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
+  if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
+  if (q.status) qb = qb.where('status', 'in', csv(q.status));
+  return paginate(qb, q, listSpec);
+}
+
+/** D14: the job a quote already yielded, if any. */
+export async function jobOfQuote(db: Kysely<DB>, workspaceId: number, quoteId: number) {
+  return db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('quote_id', '=', quoteId).executeTakeFirst();
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { crudRoutes } from '../../http/crud.ts';
+import { statusRoute } from '../../http/status-route.ts';
+import { JobCreate, JobDetail, JobListItem, JobQuery, JobStatusBody, JobUpdate } from './jobs.schemas.ts';
+import { jobsService, updateJob } from './jobs.service.ts';
+
+export async function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
+  crudRoutes(app, {
+    path: '/jobs',
+    resource: 'Job',
+    scope: 'jobs',
+    schemas: { query: JobQuery, create: JobCreate, update: JobUpdate, item: JobListItem, detail: JobDetail },
+    service: jobsService(ctx),
+  });
+  statusRoute(app, {
+    path: '/jobs',
+    resource: 'Job',
+    scope: 'jobs',
+    body: JobStatusBody,
+    response: JobDetail,
+    handler: (auth, id, body) => ctx.db.transaction().execute((trx) => updateJob(trx, auth.workspaceId, id, { status: body.status })),
+  });
+}

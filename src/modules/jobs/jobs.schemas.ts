@@ -1,0 +1,108 @@
+import { type Static, Type } from 'typebox';
+import { CalendarDate } from '../../domain/dates.ts';
+import { Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../domain/related.ts';
+import { JOB_STATUSES } from '../../domain/statuses.ts';
+import { listQuery } from '../../http/list-query.ts';
+import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../http/schemas.ts';
+
+export const JOB_TYPES = ['one-off', 'recurring'] as const;
+export const MAX_EXPENSES = 200;
+const Status = Type.Enum([...JOB_STATUSES]);
+
+/** D10: the expense object; `id` is assigned (kept when sent back). */
+export const ExpenseInput = Type.Object({
+  id: Type.Optional(Uuid),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.Optional(Nullable(Text(5000))),
+  date: Type.Optional(Nullable(CalendarDate)),
+  amount: Money,
+  category: Type.Optional(Nullable(Str(100))),
+  receipt_upload_id: Type.Optional(Nullable(Id)),
+});
+export type ExpenseInput = Static<typeof ExpenseInput>;
+export const Expense = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  date: Nullable(Type.String()),
+  amount: Type.Number(),
+  category: Nullable(Type.String()),
+  receipt_upload_id: Nullable(Id),
+});
+export type Expense = Static<typeof Expense>;
+
+const fields = {
+  name: Type.Optional(Nullable(Str())),
+  contact_id: Type.Optional(Nullable(Id)),
+  property_id: Type.Optional(Nullable(Id)),
+  request_id: Type.Optional(Nullable(Id)),
+  quote_id: Type.Optional(Nullable(Id)),
+  salesperson_id: Type.Optional(Nullable(Uuid)),
+  type: Type.Optional(Type.Enum([...JOB_TYPES])),
+  expected_end_date: Type.Optional(Nullable(CalendarDate)),
+  expenses: Type.Optional(Type.Array(ExpenseInput, { maxItems: MAX_EXPENSES })),
+  status: Type.Optional(Status),
+  custom_fields: Type.Optional(AnyJson),
+  ...pricingInput,
+};
+export const JobCreate = Type.Object(fields);
+export const JobUpdate = Type.Object(fields);
+export type JobCreate = Static<typeof JobCreate>;
+export type JobUpdate = Static<typeof JobUpdate>;
+
+export const Job = Type.Object({
+  id: Id,
+  workspace_id: Id,
+  number: Type.Integer(),
+  name: Nullable(Type.String()),
+  contact_id: Nullable(Id),
+  property_id: Nullable(Id),
+  request_id: Nullable(Id),
+  quote_id: Nullable(Id),
+  salesperson_id: Nullable(Type.String()),
+  type: Type.String(),
+  expected_end_date: Nullable(Type.String()),
+  expenses: Type.Array(Expense),
+  ...pricingOutput,
+  status: Type.String(),
+  custom_fields: AnyJson,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Job = Static<typeof Job>;
+
+/** "Get job: expanded with related data". */
+export const JobDetail = Type.Object({
+  ...Job.properties,
+  contact: Nullable(ContactRef),
+  property: Nullable(PropertyRef),
+  request: Nullable(DocumentRef),
+  quote: Nullable(DocumentRef),
+  salesperson: Nullable(UserRef),
+});
+export type JobDetail = Static<typeof JobDetail>;
+
+/** SPEC: the fields of a job list item. */
+export const JobListItem = Type.Object({
+  id: Id,
+  number: Type.Integer(),
+  name: Nullable(Type.String()),
+  status: Type.String(),
+  type: Type.String(),
+  contact_id: Nullable(Id),
+  total: Type.Number(),
+  created_at: Timestamp,
+});
+export type JobListItem = Static<typeof JobListItem>;
+
+export const JobStatusBody = Type.Object({ status: Status });
+export type JobStatusBody = Static<typeof JobStatusBody>;
+
+export const JOB_SORT = ['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at'] as const;
+export const JobQuery = listQuery(JOB_SORT, {
+  contact_id: Type.Optional(Id),
+  quote_id: Type.Optional(Id),
+  status: Type.Optional(CsvOf(JOB_STATUSES)),
+});
+export type JobQuery = Static<typeof JobQuery>;

@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import { fromJson, now, toJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Preferences } from '../users/users.service.ts';
+import { findWorkspace, INTERNAL_NOTIFICATIONS, settingsOf } from '../workspace/workspace.service.ts';
+
+// SPEC "Internal notifications", D22: team-facing notifications, stored one row per
+// recipient user and read with `fieldwork inbox`.
+
+// The names live with the settings that switch them (`internal.<name>`, `notify.<name>`).
+export type InternalNotification = (typeof INTERNAL_NOTIFICATIONS)[number];
+
+/** The entity a notification is about (a quote, an event, ...), or null. */
+export interface NotificationModule {
+  type: string;
+  id: number;
+}
+
+/**
+ * Stores `name` for each recipient, inside the caller's transaction, unless the
+ * workspace turned it off (`internal.<name>=false`, `fieldwork workspace set`) or
+ * the user did (`notify.<name>=false`, `fieldwork user set`). Both default to on.
+ * Recipients that are not members of the workspace are skipped; duplicates count
+ * once. Returns the user UUIDs actually notified.
+ */
+export async function notifyUsers(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  name: InternalNotification,
+  recipients: readonly (string | null | undefined)[],
+  module: NotificationModule | null,
+  data: Record<string, unknown>,
+): Promise<string[]> {
+  const wanted = [...new Set(recipients.filter((r): r is string => Boolean(r)))];
+  if (!wanted.length) return [];
+  const workspace = await findWorkspace(trx, workspaceId);
+  if (!workspace || settingsOf(workspace)[`internal.${name}`] === false) return [];
+  const users = await trx
+    .selectFrom('users')
+    .select(['user_id', 'preferences'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', 'in', wanted)
+    .execute();
+  // users.service stores `notify.<name>` as `<name>` in the preferences object.
+  const notified = users.filter((u) => fromJson<Preferences>(u.preferences)?.[name] !== false).map((u) => u.user_id);
+  if (!notified.length) return [];
+  const at = now();
+  await trx
+    .insertInto('internal_notifications')
+    .values(
+      notified.map((userId) => ({
+        workspace_id: workspaceId,
+        user_id: userId,
+        name,
+        module_type: module?.type ?? null,
+        module_id: module?.id ?? null,
+        data: toJson(data),
+        created_at: at,
+        read_at: null,
+      })),
+    )
+    .execute();
+  return notified;
+}
+
+export interface InboxItem {
+  id: number;
+  name: string;
+  module_type: string | null;
+  module_id: number | null;
+  data: unknown;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** OPERATOR.md `fieldwork inbox`: a user's notifications, newest first. */
+export async function listInbox(db: Kysely<DB>, workspaceId: number, userId: string, opts: { unread?: boolean } = {}): Promise<InboxItem[]> {
+  let qb = db
+    .selectFrom('internal_notifications')
+    .select(['id', 'name', 'module_type', 'module_id', 'data', 'created_at', 'read_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId);
+  if (opts.unread) qb = qb.where('read_at', 'is', null);
+  const rows = await qb.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map((r) => ({ ...r, data: fromJson(r.data) }));
+}
+
+/** Marks notifications read (`fieldwork inbox --mark-read`); returns the time written. */
+export async function markRead(db: Kysely<DB>, workspaceId: number, userId: string, ids: number[]): Promise<string> {
+  const at = now();
+  if (ids.length) {
+    await db
+      .updateTable('internal_notifications')
+      .set({ read_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where('read_at', 'is', null)
+      .execute();
+  }
+  return at;
+}

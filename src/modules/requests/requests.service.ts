@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { nextNumber } from '../../domain/numbering.ts';
+import { checkReferences } from '../../domain/references.ts';
+import type { AppContext } from '../../http/context.ts';
+import type { CrudService } from '../../http/crud.ts';
+import { notFound } from '../../http/errors.ts';
+import { emit } from '../../outbox/emit.ts';
+import { deleteWithAttachments } from '../uploads/attachments.ts';
+import { listRequests, requestCodec, requestOf, requests } from './requests.repo.ts';
+import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
+
+export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number): Promise<Request> {
+  const row = await requests.find(db, workspaceId, id);
+  if (!row) throw notFound('Request');
+  return requestOf(row);
+}
+
+/**
+ * D33: the `new_request` webhook data. `name` is the request's, else the
+ * contact's full name; `email`, `phone` the contact's; `service_type` from
+ * `data.service_type`; `message` the details. Shared by every create path (D16).
+ */
+export async function newRequestPayload(db: Kysely<DB>, workspaceId: number, request: Request): Promise<NewRequestPayload> {
+  const contact = request.contact_id
+    ? await db
+        .selectFrom('contacts')
+        .select(['first_name', 'last_name', 'email', 'phone'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', request.contact_id)
+        .executeTakeFirst()
+    : undefined;
+  const fullName = contact ? `${contact.first_name} ${contact.last_name}`.trim() : '';
+  const data = request.data;
+  const serviceType = data && typeof data === 'object' && 'service_type' in data ? (data as { service_type: unknown }).service_type : null;
+  return {
+    id: request.id,
+    name: request.name || fullName || null,
+    email: contact?.email ?? null,
+    phone: contact?.phone ?? null,
+    service_type: typeof serviceType === 'string' ? serviceType : null,
+    message: request.details,
+    status: request.status,
+    created_at: request.created_at,
+  };
+}
+
+const refsOf = (body: RequestCreate | RequestUpdate) => ({
+  ids: {
+    contact_id: ['contacts', body.contact_id] as ['contacts', number | null | undefined],
+    property_id: ['properties', body.property_id] as ['properties', number | null | undefined],
+  },
+  users: { assignee_id: body.assignee_id },
+});
+
+/**
+ * Creates a request inside the caller's transaction: D11 checks, the D13
+ * number and the `new_request` event (D16, D33) in one place, for the REST,
+ * form and internal endpoints alike.
+ */
+export async function createRequest(trx: Kysely<DB>, workspaceId: number, userId: string | null, input: RequestCreate): Promise<Request> {
+  await checkReferences(trx, workspaceId, refsOf(input));
+  const number = await nextNumber(trx, workspaceId, 'requests');
+  const at = now();
+  const id = await requests.insert(trx, {
+    ...requestCodec.encode({ status: 'new', ...input }),
+    number,
+    workspace_id: workspaceId,
+    created_by: userId,
+    created_at: at,
+    updated_at: at,
+  });
+  const request = await getRequest(trx, workspaceId, id);
+  await emit(trx, workspaceId, 'new_request', 'requests', await newRequestPayload(trx, workspaceId, request));
+  return request;
+}
+
+const sameRecord = (a: Request, b: Request) => JSON.stringify({ ...a, updated_at: null }) === JSON.stringify({ ...b, updated_at: null });
+
+/** A partial update (PUT or the status endpoint); `request_updated` when anything changed (D16). */
+export async function updateRequest(trx: Kysely<DB>, workspaceId: number, id: number, body: RequestUpdate): Promise<Request> {
+  const row = await requests.find(trx, workspaceId, id, { lock: true });
+  if (!row) throw notFound('Request');
+  await checkReferences(trx, workspaceId, refsOf(body));
+  await requests.update(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
+  const after = await getRequest(trx, workspaceId, id);
+  if (!sameRecord(requestOf(row), after)) await emit(trx, workspaceId, 'request_updated', 'requests', after);
+  return after;
+}
+
+export function requestsService({ db }: AppContext): CrudService<RequestQuery, RequestCreate, RequestUpdate, Request, Request> {
+  return {
+    list: (auth, query) => listRequests(db, auth.workspaceId, query),
+    get: (auth, id) => getRequest(db, auth.workspaceId, id),
+    create: (auth, body) =>
+      db.transaction().execute(async (trx) => {
+        return createRequest(trx, auth.workspaceId, auth.userId, body);
+      }),
+    update: (auth, id, body) =>
+      db.transaction().execute(async (trx) => {
+        return updateRequest(trx, auth.workspaceId, id, body);
+      }),
+    remove: async (auth, id) => {
+      // D12: permanent, with its upload links and comments; quotes, jobs and events that named it keep going without it.
+      if (!(await deleteWithAttachments(db, auth.workspaceId, 'request', id, (trx) => requests.remove(trx, auth.workspaceId, id)))) throw notFound('Request');
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import { rowCodec } from '../../db/codec.ts';
+import type { DB } from '../../db/schema.ts';
+import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { csv } from '../../http/schemas.ts';
+import type { Service, ServiceQuery } from './services.schemas.ts';
+
+export const serviceCodec = rowCodec<Service>({ bool: ['taxable'] });
+export const services = tenantRows('services');
+
+const listSpec: ListSpec = {
+  id: 'id',
+  sort: Object.fromEntries(['id', 'name', 'price', 'sku', 'type', 'created_at', 'updated_at'].map((f) => [f, f])),
+  search: ['name', 'description'], // SPEC: name and description
+};
+
+export async function listServices(db: Kysely<DB>, workspaceId: number, q: ServiceQuery) {
+  let qb = db.selectFrom('services').selectAll().where('workspace_id', '=', workspaceId);
+  if (q.id_in) qb = qb.where('id', 'in', csv(q.id_in).map(Number));
+  const page = await paginate(qb, q, listSpec);
+  return { rows: page.rows.map((r) => serviceCodec.decode(r)), pagination: page.pagination };
+}

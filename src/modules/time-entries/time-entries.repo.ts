@@ -1,0 +1,88 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
+
+const listSpec: ListSpec = {
+  id: 'id',
+  sort: Object.fromEntries(TIME_ENTRY_SORT.map((f) => [f, f])),
+  search: ['description'],
+};
+
+export const TIME_ENTRY_COLUMNS = [
+  'id',
+  'workspace_id',
+  'timesheet_id',
+  'user_id',
+  'start_date',
+  'end_date',
+  'start_time',
+  'end_time',
+  'total_time',
+  'description',
+  'job_id',
+  'request_id',
+  'quote_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function listTimeEntries(db: Kysely<DB>, workspaceId: number, q: TimeEntryQuery) {
+  let qb = db.selectFrom('time_entries').select(TIME_ENTRY_COLUMNS).where('workspace_id', '=', workspaceId);
+  if (q.start_date) qb = qb.where('start_date', '>=', q.start_date);
+  if (q.end_date) qb = qb.where('end_date', '<=', q.end_date);
+  if (q.user_id) qb = qb.where('user_id', '=', q.user_id.toLowerCase());
+  if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
+  if (q.request_id) qb = qb.where('request_id', '=', q.request_id);
+  if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
+  return paginate(qb, q, listSpec);
+}
+
+export async function findTimeEntry(db: Kysely<DB>, workspaceId: number, id: number): Promise<TimeEntry | undefined> {
+  return db.selectFrom('time_entries').select(TIME_ENTRY_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The entry, locked until the transaction ends (PostgreSQL; SQLite runs one
+ * transaction at a time): two writers of one entry can't both move it from the
+ * timesheet they read.
+ */
+export async function lockTimeEntry(db: Kysely<DB>, dialect: Dialect, workspaceId: number, id: number): Promise<TimeEntry | undefined> {
+  const qb = db.selectFrom('time_entries').select(TIME_ENTRY_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id);
+  return (dialect === 'postgres' ? qb.forUpdate() : qb).executeTakeFirst();
+}
+
+/** A timesheet's entries, in the order they were worked. */
+export async function timesheetEntries(db: Kysely<DB>, workspaceId: number, timesheetId: number): Promise<TimeEntry[]> {
+  return db
+    .selectFrom('time_entries')
+    .select(TIME_ENTRY_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('timesheet_id', '=', timesheetId)
+    .orderBy('start_date')
+    .orderBy(sql`coalesce(start_time, '')`) // nulls sort alike on both databases
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertTimeEntry(db: Kysely<DB>, values: Record<string, unknown>) {
+  return db
+    .insertInto('time_entries')
+    .values(values as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateTimeEntry(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>) {
+  await db
+    .updateTable('time_entries')
+    .set(values as never)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteTimeEntry(db: Kysely<DB>, workspaceId: number, id: number) {
+  await db.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}

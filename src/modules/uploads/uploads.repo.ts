@@ -1,0 +1,103 @@
+import { type Kysely, PostgresAdapter } from 'kysely';
+import { fromJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { queueDeletion } from '../../storage/sweeper.ts';
+import type { UploadQuery } from './uploads.schemas.ts';
+
+// Upload links joined with their stored file. Every query filters by workspace first.
+
+const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+// Unaliased table names: the shared paginate() takes builders over DB's own tables.
+const LINK_COLUMNS = [
+  'upload_links.id as link_id',
+  'upload_links.module_type',
+  'upload_links.module_id',
+  'upload_links.name',
+  'upload_links.description',
+  'upload_links.category',
+  'upload_links.original_file_name',
+  'upload_links.owner_id',
+  'upload_links.created_at as link_created_at',
+  'upload_links.updated_at as link_modified_at',
+  'upload_links.file_id',
+  'stored_files.bucket',
+  'stored_files.path',
+  'stored_files.mime_type',
+  'stored_files.size',
+  'stored_files.meta',
+] as const;
+
+const linksOf = (db: Kysely<DB>, workspaceId: number) =>
+  db
+    .selectFrom('upload_links')
+    .innerJoin('stored_files', 'stored_files.id', 'upload_links.file_id')
+    .select(LINK_COLUMNS)
+    .where('upload_links.workspace_id', '=', workspaceId);
+
+type RawLink = Awaited<ReturnType<ReturnType<typeof linksOf>['executeTakeFirstOrThrow']>>;
+export type LinkRow = Omit<RawLink, 'meta'> & { meta: unknown };
+
+const decode = (row: RawLink): LinkRow => ({ ...row, meta: fromJson(row.meta) });
+
+const listSpec: ListSpec = {
+  id: 'upload_links.id',
+  sort: { created_at: 'upload_links.created_at', link_created_at: 'upload_links.created_at', name: 'upload_links.name' },
+  search: ['upload_links.name', 'upload_links.original_file_name'],
+};
+
+export async function listLinks(db: Kysely<DB>, workspaceId: number, q: UploadQuery) {
+  let qb = linksOf(db, workspaceId).where('upload_links.module_type', '=', q.module_type).where('upload_links.module_id', '=', q.module_id);
+  if (q.category) qb = qb.where('upload_links.category', '=', q.category);
+  const page = await paginate(qb, q, listSpec);
+  return { rows: page.rows.map(decode), pagination: page.pagination };
+}
+
+export async function findLink(db: Kysely<DB>, workspaceId: number, id: number): Promise<LinkRow | undefined> {
+  const row = await linksOf(db, workspaceId).where('upload_links.id', '=', id).executeTakeFirst();
+  return row && decode(row);
+}
+
+/** The stored file with these bytes, locked against a concurrent last-link delete (PostgreSQL). */
+export async function findFileByContent(trx: Kysely<DB>, workspaceId: number, bucket: string, sha256: string) {
+  let qb = trx.selectFrom('stored_files').select(['id']).where('workspace_id', '=', workspaceId).where('bucket', '=', bucket).where('sha256', '=', sha256);
+  if (isPostgres(trx)) qb = qb.forUpdate();
+  return qb.executeTakeFirst();
+}
+
+/**
+ * Locks stored files (in id order, so concurrent deletes can't deadlock) before
+ * their links are removed: the "is any link left?" count that follows then sees
+ * every committed delete (SPEC Uploads 3 under concurrency). SQLite runs one
+ * write transaction at a time and needs no lock.
+ */
+export async function lockFiles(trx: Kysely<DB>, workspaceId: number, fileIds: number[]): Promise<void> {
+  if (!fileIds.length || !isPostgres(trx)) return;
+  await trx.selectFrom('stored_files').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', fileIds).orderBy('id').forUpdate().execute();
+}
+
+/** Deletes the stored files no link uses any more and queues their bytes. Returns how many went. */
+export async function releaseFiles(trx: Kysely<DB>, workspaceId: number, fileIds: number[]): Promise<number> {
+  let released = 0;
+  for (const fileId of new Set(fileIds)) {
+    const used = await trx
+      .selectFrom('upload_links')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('file_id', '=', fileId)
+      .limit(1)
+      .executeTakeFirst();
+    if (used) continue;
+    const file = await trx
+      .deleteFrom('stored_files')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', fileId)
+      .returning(['bucket', 'path'])
+      .executeTakeFirst();
+    if (!file) continue;
+    await queueDeletion(trx, workspaceId, file.bucket, file.path);
+    released++;
+  }
+  return released;
+}

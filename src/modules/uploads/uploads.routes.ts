@@ -1,0 +1,176 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { AppError, ValidationError } from '../../http/errors.ts';
+import { Deleted, IdParams, Ok, Page } from '../../http/schemas.ts';
+import { filesFor } from '../../storage/files.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { MAX_FILE_BYTES } from './file-check.ts';
+import { UploadForm, UploadLink, UploadQuery, UploadUpdate } from './uploads.schemas.ts';
+import { type IncomingFile, type IncomingUpload, uploadsService } from './uploads.service.ts';
+
+const MULTIPART = /^multipart\/form-data(;|$)/i;
+
+/** Maps what the multipart parser throws to D4's 400 `Validation error`. */
+function multipartError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: string; message?: string };
+  const invalid = (path: string[], message: string) => new ValidationError([{ path, message }]);
+  switch (e.code) {
+    case 'FST_FILES_LIMIT':
+      return invalid(['file'], 'only one file may be uploaded, in the field `file`');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return invalid([], 'too many form fields');
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return invalid([], e.message ?? 'invalid form field');
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      return invalid(['file'], 'the upload was interrupted');
+  }
+  if (/multipart|boundary|unexpected end|terminated early|malformed/i.test(e.message ?? '')) return invalid([], `malformed multipart body: ${e.message}`);
+  return err;
+}
+
+/**
+ * Reads the form as it streams: text parts are collected, the file is staged on
+ * disk (hashed, capped at 5 MB while streaming) and checked only afterwards, when
+ * every field is known (fields may follow the file).
+ */
+async function readForm(request: FastifyRequest, storage: Storage): Promise<IncomingUpload> {
+  const fields: Record<string, string> = {};
+  let file: IncomingFile | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) {
+          part.file.resume(); // not ours: drain it so the parser can move on
+          continue;
+        }
+        const staged = await storage.stage(part.file, MAX_FILE_BYTES);
+        file = { staged, fileName: part.filename, declaredType: part.mimetype, tooLarge: staged.truncated || part.file.truncated };
+      } else if (!(part.fieldname in fields)) {
+        if (part.valueTruncated) throw new ValidationError([{ path: [part.fieldname], message: 'is too long' }]);
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+      }
+    }
+  } catch (err) {
+    if (file) await storage.discard(file.staged);
+    throw multipartError(err);
+  }
+  return { fields, file };
+}
+
+export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
+  // Registered here, so only this plugin's routes parse multipart bodies.
+  await app.register(multipart, {
+    preservePath: true, // keep the client's name as sent, so a name with a path is refused, not trimmed
+    throwFileSizeLimit: false, // the cap is enforced (and reported) by storage.stage
+    limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 20, parts: 30, fieldSize: 16 * 1024, headerPairs: 50 },
+  });
+  const { storage } = filesFor(ctx);
+  const service = uploadsService(ctx);
+  const tags = ['Upload'];
+  // The service checks the parent's scope (SPEC Uploads 4); D4: 400 `Validation error`, queries included.
+  const config = { scope: null, validation: 'uploads' as const, notFound: { id: 'Upload' } };
+  type IdReq = { params: { id: number } };
+
+  app.post(
+    '/uploads',
+    {
+      config,
+      // SPEC Errors: 415 for anything but multipart/form-data, before any body is read.
+      preParsing: async (request) => {
+        if (!MULTIPART.test(request.headers['content-type'] ?? '')) throw new AppError(415, 'Content-Type must be multipart/form-data');
+      },
+      // The body is a stream read by the handler; the schema is there for the OpenAPI document.
+      validatorCompiler: () => () => true,
+      schema: {
+        tags,
+        summary: 'Upload a file and link it to a contact, request, quote, job, invoice, event or timesheet',
+        description: 'Scope: `<module>:write` of the target. At most 5 MB; the type is checked against the bytes.',
+        consumes: ['multipart/form-data'],
+        body: UploadForm,
+        response: { 201: Ok(UploadLink) },
+      },
+    },
+    async (request, reply) => {
+      const incoming = await readForm(request, storage);
+      let data: UploadLink;
+      try {
+        data = await service.create(request.auth, incoming);
+      } finally {
+        // Before answering: once the client has its answer, staging holds nothing of it.
+        if (incoming.file) await storage.discard(incoming.file.staged);
+      }
+      return reply.code(201).send({ success: true, data });
+    },
+  );
+
+  app.get(
+    '/uploads',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "List a parent's upload links, newest first",
+        description: 'Scope: `<module>:read`.',
+        querystring: UploadQuery,
+        response: { 200: Page(UploadLink) },
+      },
+    },
+    async (request) => {
+      const { rows, pagination } = await service.list(request.auth, request.query as UploadQuery);
+      return { success: true, data: rows, pagination };
+    },
+  );
+
+  app.get(
+    '/uploads/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Get an upload link with a fresh URL',
+        description: 'Scope: `<module>:read` of the parent.',
+        params: IdParams,
+        response: { 200: Ok(UploadLink) },
+      },
+    },
+    async (request) => ({ success: true, data: await service.get(request.auth, (request as IdReq).params.id) }),
+  );
+
+  app.patch(
+    '/uploads/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Change an upload link's name, description or category",
+        description: 'Scope: `<module>:write` of the parent. At least one field.',
+        params: IdParams,
+        body: UploadUpdate,
+        response: { 200: Ok(UploadLink) },
+      },
+    },
+    async (request) => ({ success: true, data: await service.update(request.auth, (request as IdReq).params.id, request.body as UploadUpdate) }),
+  );
+
+  app.delete(
+    '/uploads/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete an upload link',
+        description: 'Scope: `<module>:write` of the parent. The bytes go when no other link uses them.',
+        params: IdParams,
+        response: { 200: Deleted },
+      },
+    },
+    async (request) => {
+      await service.remove(request.auth, (request as IdReq).params.id);
+      return { success: true, data: { deleted: true } };
+    },
+  );
+}

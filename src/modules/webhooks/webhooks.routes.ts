@@ -1,0 +1,61 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { KeyAuthenticator, requireScope } from '../../http/auth.ts';
+import type { AppContext } from '../../http/context.ts';
+import { ListQuery, ListResponse, SubscribeBody, SubscribeResponse, UnsubscribeBody, UnsubscribeResponse } from './webhooks.schemas.ts';
+import { webhooksService } from './webhooks.service.ts';
+
+/**
+ * SPEC "Webhook subscription endpoints", registered at /api/webhooks (outside
+ * /api/v1, SPEC Versioning 2): the same key authentication and scope check as v1.
+ */
+export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const authenticator = new KeyAuthenticator(ctx.db);
+  const service = webhooksService(ctx);
+
+  app.addHook('onRequest', async (request) => {
+    request.auth = await authenticator.fromHeader(request.headers.authorization); // D2, D28
+    const scope = request.routeOptions.config.scope;
+    if (scope) requireScope(request.auth, scope);
+  });
+
+  const tags = ['Webhook subscription'];
+  const security = [{ bearer: [] }];
+
+  app.post(
+    '/subscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      schema: { tags, security, summary: 'Subscribe a URL to an event', body: SubscribeBody, response: { 201: SubscribeResponse } },
+    },
+    async (req, reply) => {
+      const subscription = await service.subscribe(req.auth, req.body);
+      return reply.code(201).send({ success: true as const, subscription }); // D3
+    },
+  );
+
+  app.get(
+    '/list',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: { tags, security, summary: "List the workspace's subscriptions", querystring: ListQuery, response: { 200: ListResponse } },
+    },
+    async (req) => {
+      const subscriptions = await service.list(req.auth, req.query);
+      return { success: true as const, subscriptions, count: subscriptions.length };
+    },
+  );
+
+  app.delete(
+    '/unsubscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      schema: { tags, security, summary: 'Remove a subscription', body: UnsubscribeBody, response: { 200: UnsubscribeResponse } },
+    },
+    async (req) => {
+      await service.unsubscribe(req.auth, req.body.subscription_id);
+      return { success: true as const, message: 'Subscription removed' };
+    },
+  );
+}

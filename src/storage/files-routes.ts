@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { filesFor } from './files.ts';
+import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from './storage.ts';
+
+// D20: the embedded driver serves its own files, outside /api/v1 and without an
+// API key: private ones at /files/<key>?expires=&signature=, public ones at the
+// stable /files/public/<key>.
+
+const forbidden = () => new AppError(403, 'Invalid or expired file URL');
+const missing = () => new AppError(404, 'Not found');
+
+/** RFC 5987 value for `filename*`: also escapes what encodeURIComponent leaves (' ( ) *). */
+const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+const Params = Type.Object({ '*': Type.String({ description: 'storage key' }) });
+
+export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { storage, sweeper } = filesFor(ctx);
+  sweeper.onError = (err) => app.log.warn({ err }, 'file sweep failed');
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', async () => sweeper.stop());
+
+  async function send(reply: FastifyReply, bucket: Bucket, key: string) {
+    const file = await ctx.db
+      .selectFrom('stored_files')
+      .select(['mime_type', 'original_file_name'])
+      .where('bucket', '=', bucket)
+      .where('path', '=', key)
+      .executeTakeFirst();
+    const object = file && (await storage.open(bucket, key));
+    if (!file || !object) throw missing();
+    const inline = /^(image\/|application\/pdf$)/.test(file.mime_type);
+    return reply
+      .header('content-type', file.mime_type)
+      .header('content-length', object.size)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${rfc5987(file.original_file_name)}`)
+      .header('cache-control', bucket === PUBLIC_BUCKET ? 'public, max-age=86400' : 'private, max-age=3600')
+      .send(object.stream);
+  }
+
+  app.get(
+    '/files/public/*',
+    { schema: { tags: ['Files'], summary: 'Download a public file (stable URL, no authentication)', security: [], params: Params } },
+    async (request, reply) => send(reply, PUBLIC_BUCKET, (request.params as { '*': string })['*']),
+  );
+
+  app.get(
+    '/files/*',
+    {
+      schema: {
+        tags: ['Files'],
+        summary: 'Download a private file through its signed URL (valid 1 hour)',
+        description: 'The `url` of a private upload link; `expires` and `signature` come with it. A tampered or expired URL answers 403.',
+        security: [],
+        params: Params,
+      },
+    },
+    async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      const query = request.query as Record<string, string | undefined>;
+      // Signature first: nothing about a file is revealed to a bad URL.
+      if (!(await storage.verify(PRIVATE_BUCKET, key, query.expires, query.signature))) throw forbidden();
+      return send(reply, PRIVATE_BUCKET, key);
+    },
+  );
+}

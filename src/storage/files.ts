@@ -1,0 +1,23 @@
+import type { AppContext } from '../http/context.ts';
+import { LocalStorage } from './local-storage.ts';
+import { Sweeper } from './sweeper.ts';
+import { UrlSigner } from './url-signer.ts';
+
+/** One app's file store and its sweeper. */
+export interface Files {
+  storage: LocalStorage;
+  sweeper: Sweeper;
+}
+
+const byContext = new WeakMap<AppContext, Files>();
+
+/** The uploads routes (under /api/v1) and the file routes (under /files) share one instance per app. */
+export function filesFor(ctx: AppContext): Files {
+  let files = byContext.get(ctx);
+  if (!files) {
+    const storage = new LocalStorage(ctx.config.storageDir, new UrlSigner(ctx.db), () => ctx.config.publicUrl);
+    files = { storage, sweeper: new Sweeper(ctx.db, storage) };
+    byContext.set(ctx, files);
+  }
+  return files;
+}
