@@ -12,7 +12,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
 const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
-const info = JSON.parse(first) as { bare: string; app: string; token: string; contactId: number; quoteIds: number[]; dialect: string };
+const info = JSON.parse(first) as { bare: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; dialect: string };
 const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
 interface Scenario {
@@ -37,6 +37,12 @@ const scenarios: Scenario[] = [
     method: 'PUT',
     body: JSON.stringify({ status: 'accepted' }),
     paths: info.quoteIds.map((id) => `/api/v1/quotes/${id}/status`),
+  },
+  {
+    name: 'POST /api/forms/embed-request (website form)',
+    url: `${info.app}/api/forms/embed-request`,
+    method: 'POST',
+    body: JSON.stringify({ apiKey: info.formKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'web@example.test', phone: '+15550100', description: 'Leaking tap in the kitchen' } }),
   },
   { name: 'GET /api/v1/quotes?status=awaiting_response', url: `${info.app}/api/v1/quotes?status=awaiting_response` },
   ...(process.env.BENCH_EXTRA ? (JSON.parse(process.env.BENCH_EXTRA) as Scenario[]) : []),

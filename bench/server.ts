@@ -23,6 +23,7 @@ const database = createDb(url);
 await migrate(database);
 const { workspace, owner } = await createWorkspace(database.db, { name: `Bench ${Date.now()}`, owner: { email: 'bench@example.test', first_name: 'Ben', last_name: 'Ch' } });
 const key = await createKey(database.db, { workspaceId: workspace.id, type: 'general' });
+const formKey = await createKey(database.db, { workspaceId: workspace.id, type: 'embed_forms' });
 let contactId = 0;
 for (let i = 0; i < 200; i++) {
   const c = await database.db.transaction().execute((trx) =>
@@ -42,8 +43,8 @@ for (let i = 0; i < Number(process.env.BENCH_QUOTES ?? 3000); i++) {
 }
 
 // A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
-const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', LOG_LEVEL: 'warn' });
+const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM_RATE_LIMIT: '100000000/1h', LOG_LEVEL: 'warn' });
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
-console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, contactId, quoteIds, workspaceId: workspace.id, dialect: database.dialect }));
+console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, workspaceId: workspace.id, dialect: database.dialect }));

@@ -13,6 +13,7 @@ import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { filesRoutes } from './storage/files-routes.ts';
+import { intakeRoutes } from './modules/intake/intake.routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -94,5 +95,6 @@ export async function buildApp({ config, database, redis = null, logger = true }
     { prefix: '/api/v1' },
   );
   await app.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // SPEC: not under /api/v1
+  await app.register(intakeRoutes, { ...ctx, redis }); // SPEC: /api/requests, /api/forms/embed-request, /embed/form.js
   return app;
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { type Io, messageOf, processIo, setIo } from './common.ts';
+import { customFieldCommand } from './custom-field.ts';
 import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
 import { migrateCommand } from './migrate.ts';
@@ -21,6 +22,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(inboxCommand());
   program.addCommand(workerCommand());
   program.addCommand(webhookCommand());
+  program.addCommand(customFieldCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-sales.ts';
 import * as m0003 from './migrations/0003-scheduling.ts';
 import * as m0004 from './migrations/0004-webhooks.ts';
 import * as m0005 from './migrations/0005-files-comments.ts';
+import * as m0006 from './migrations/0006-custom-fields.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-scheduling': m0003,
   '0004-webhooks': m0004,
   '0005-files-comments': m0005,
+  '0006-custom-fields': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

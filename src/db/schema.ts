@@ -421,6 +421,7 @@ export interface DB {
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  custom_fields: CustomFieldsTable;
 }
 
 /** SPEC "Webhook subscription" (0004). D15: `secret` signs deliveries; returned once. */
@@ -470,3 +471,15 @@ export interface WebhookAttemptsTable {
   created_at: string;
 }
 
+/** D23: one custom field definition of a module (0006). */
+export interface CustomFieldsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  module_type: string; // contact | request | quote | job | invoice
+  key: string;
+  label: string;
+  type: string; // text | number | boolean | date | select
+  options: Json; // select: JSON array of the allowed values
+  required: number;
+  created_at: string;
+}

@@ -7,6 +7,7 @@ import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { emit } from '../../outbox/emit.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { contactCodec, deleteContact, findContact, insertContact, listContacts, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
@@ -46,11 +47,13 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
     create: (auth, body) =>
       db.transaction().execute(async (trx) => {
         await checkReferences(trx, auth.workspaceId, { users: { owner_id: body.owner_id } }); // D11
+        await checkCustomFields(trx, auth.workspaceId, 'contact', body.custom_fields, { create: true }); // D23
         return createContact(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
         await checkReferences(trx, auth.workspaceId, { users: { owner_id: body.owner_id } });
+        await checkCustomFields(trx, auth.workspaceId, 'contact', body.custom_fields, { create: false }); // D23
         const found = await updateContact(trx, auth.workspaceId, id, { ...contactCodec.encode(body), updated_at: now() });
         if (!found) throw notFound('Contact');
         return getContactDetail(trx, auth.workspaceId, id);

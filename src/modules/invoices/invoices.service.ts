@@ -12,6 +12,7 @@ import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { invoiceCodec, invoiceOf, invoices, listInvoices } from './invoices.repo.ts';
 import type { Invoice, InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate } from './invoices.schemas.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 async function findInvoice(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Invoice> {
   const row = await invoices.find(db, workspaceId, id, { lock });
@@ -85,10 +86,12 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
     get: (auth, id) => getInvoiceDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: true }); // D23
         return createInvoice(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: false }); // D23
         return updateInvoice(trx, auth.workspaceId, id, body);
       }),
     remove: async (auth, id) => {

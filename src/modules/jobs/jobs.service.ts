@@ -14,6 +14,7 @@ import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { jobCodec, jobOf, jobOfQuote, jobs, listJobs } from './jobs.repo.ts';
 import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getJobDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobDetail> {
   const row = await jobs.find(db, workspaceId, id);
@@ -131,10 +132,12 @@ export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate
     get: (auth, id) => getJobDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'job', body.custom_fields, { create: true }); // D23
         return createJob(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'job', body.custom_fields, { create: false }); // D23
         return updateJob(trx, auth.workspaceId, id, body);
       }),
     remove: async (auth, id) => {

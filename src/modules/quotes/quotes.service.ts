@@ -15,6 +15,7 @@ import { insertJob } from '../jobs/jobs.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { insertStatusChange, listQuotes, listStatusChanges, quoteCodec, quoteOf, quotes } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 async function findQuote(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Quote> {
   const row = await quotes.find(db, workspaceId, id, { lock });
@@ -136,10 +137,12 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
     get: (auth, id) => getQuoteDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'quote', body.custom_fields, { create: true }); // D23
         return createQuote(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'quote', body.custom_fields, { create: false }); // D23
         return updateQuote(trx, auth.workspaceId, auth.userId, id, body);
       }),
     remove: async (auth, id) => {

@@ -10,6 +10,7 @@ import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { listRequests, requestCodec, requestOf, requests } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number): Promise<Request> {
   const row = await requests.find(db, workspaceId, id);
@@ -95,10 +96,12 @@ export function requestsService({ db }: AppContext): CrudService<RequestQuery, R
     get: (auth, id) => getRequest(db, auth.workspaceId, id),
     create: (auth, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'request', body.custom_fields, { create: true }); // D23
         return createRequest(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
+        await checkCustomFields(trx, auth.workspaceId, 'request', body.custom_fields, { create: false }); // D23
         return updateRequest(trx, auth.workspaceId, id, body);
       }),
     remove: async (auth, id) => {

@@ -1,0 +1,27 @@
+import { type Static, Type } from 'typebox';
+import { listQuery } from '../../http/list-query.ts';
+import { Id, Nullable, Timestamp } from '../../http/schemas.ts';
+
+/** D23: the modules that carry `custom_fields`, and the value types a definition may have. */
+export const MODULE_TYPES = ['contact', 'request', 'quote', 'job', 'invoice'] as const;
+export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
+export type ModuleType = (typeof MODULE_TYPES)[number];
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const CustomField = Type.Object({
+  id: Id,
+  module_type: Type.String(),
+  key: Type.String(),
+  label: Type.String(),
+  type: Type.String(),
+  options: Nullable(Type.Array(Type.String())),
+  required: Type.Boolean(),
+  created_at: Timestamp,
+});
+export type CustomField = Static<typeof CustomField>;
+
+export const CUSTOM_FIELD_SORT = ['id', 'key', 'label', 'module_type', 'created_at'] as const;
+export const CustomFieldQuery = listQuery(CUSTOM_FIELD_SORT, {
+  module_type: Type.Optional(Type.Enum([...MODULE_TYPES])),
+});
+export type CustomFieldQuery = Static<typeof CustomFieldQuery>;

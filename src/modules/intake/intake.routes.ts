@@ -1,0 +1,159 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { invalidKey, KeyAuthenticator, requireScope } from '../../http/auth.ts';
+import type { AppContext } from '../../http/context.ts';
+import { AppError, invalidField, notFound, ValidationError } from '../../http/errors.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { formRateLimiter } from './form-rate-limit.ts';
+import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
+import { intake, splitName } from './intake.service.ts';
+
+export interface IntakeOptions extends AppContext {
+  redis: Redis | null;
+}
+
+const FORM_PATH = '/api/forms/embed-request';
+const FORM_SCRIPT = fs.readFileSync(new URL('./embed-form.js', import.meta.url), 'utf8');
+
+// SPEC Limits, CORS of the embedded form endpoint: any website may post to it.
+function corsHeaders(reply: FastifyReply) {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-allow-methods', 'POST, OPTIONS');
+  reply.header('access-control-allow-headers', 'Content-Type, Authorization');
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** OPERATOR INTERNAL_API_KEY: unset answers 401 to everyone; D28 wording. */
+function checkInternalKey(expected: string | null, header: string | undefined): void {
+  const m = /^Bearer +(\S+)\s*$/.exec(header ?? '');
+  if (!m) throw new AppError(401, 'Missing authorization header');
+  if (!expected || !timingSafeEqual(digest(m[1]), digest(expected))) throw invalidKey();
+}
+
+/**
+ * The customer intake routes, outside /api/v1 (SPEC): `POST /api/requests` for
+ * plugins, `POST /api/forms/embed-request` for websites' forms, and the script
+ * that renders such a form (`GET /embed/form.js`).
+ */
+export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: IntakeOptions) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config } = ctx;
+  const authenticator = new KeyAuthenticator(db);
+  const limiter = formRateLimiter(config.formRateLimit, redis);
+
+  app.post(
+    '/api/requests',
+    {
+      // The key is checked before the body (an unauthenticated caller learns nothing about the schema).
+      onRequest: async (req) => checkInternalKey(config.internalApiKey, req.headers.authorization),
+      schema: {
+        tags: ['Internal'],
+        summary: 'Create a customer request (internal plugin key)',
+        security: [{ bearer: [] }],
+        body: InternalRequestBody,
+        response: { 201: InternalRequestResponse },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      if (!b.email && !b.phone) throw invalidField(['email'], 'email or phone is required');
+      const split = splitName(b.name);
+      const { request, contactId, propertyId } = await db.transaction().execute((trx) =>
+        intake(trx, b.workspace_id, null, {
+          first_name: b.first_name ?? split.first,
+          last_name: b.last_name ?? split.last,
+          email: b.email,
+          phone: b.phone,
+          address: b,
+          details: b.message,
+        }),
+      );
+      // D24: the bare object; D13: the number as a string.
+      return reply.code(201).send({
+        id: request.id,
+        number: String(request.number),
+        contact_id: contactId,
+        property_id: propertyId,
+        workspace_id: request.workspace_id,
+        details: request.details,
+        status: request.status,
+        created_at: request.created_at,
+      });
+    },
+  );
+
+  app.options(FORM_PATH, { schema: { hide: true } }, async (_req, reply) => {
+    corsHeaders(reply);
+    reply.header('access-control-max-age', '86400');
+    return reply.code(204).send();
+  });
+
+  app.post(
+    FORM_PATH,
+    {
+      config: { validation: 'form' }, // D4: 400 Invalid request data, paths from formData
+      // On every answer, errors included, so the page can read them.
+      onRequest: async (_req, reply) => corsHeaders(reply),
+      // D6 before the schema: a bot's submission is rejected as spam whatever else it filled in.
+      preValidation: async (req) => {
+        const website = (req.body as { formData?: { website?: unknown } } | undefined)?.formData?.website;
+        if (website !== undefined && website !== null && website !== '') throw new AppError(400, 'Submission rejected');
+      },
+      schema: {
+        tags: ['Embedded form'],
+        summary: 'Submit a website request form (key in the body)',
+        security: [],
+        body: EmbedRequestBody,
+        response: { 201: EmbedRequestResponse },
+      },
+    },
+    async (req, reply) => {
+      const { apiKey, workspaceId, formData: f } = req.body;
+      const auth = await authenticator.fromToken(apiKey); // D2: 401 Invalid API key
+      requireScope(auth, 'forms:write');
+      if (auth.legacy) {
+        // D21: a legacy key names its workspace, and it must be its own; wk_ keys ignore it.
+        if (workspaceId === undefined) throw new ValidationError([{ path: ['workspaceId'], message: 'is required for legacy keys' }]);
+        if (workspaceId !== auth.workspaceId) throw invalidKey();
+      }
+      const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', auth.workspaceId).executeTakeFirst();
+      if (!ws) throw notFound('Workspace');
+      const { allowed, retryAfterSeconds } = await limiter.hit(ws.hash);
+      if (!allowed) {
+        reply.header('retry-after', String(retryAfterSeconds));
+        throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording
+      }
+      const result = await db.transaction().execute(async (trx) => {
+        // D23: the form's customFields are the request's custom_fields.
+        await checkCustomFields(trx, auth.workspaceId, 'request', f.customFields, { create: true, pathPrefix: ['formData', 'customFields'] });
+        return intake(trx, auth.workspaceId, auth.userId, {
+          first_name: f.firstName,
+          last_name: f.lastName,
+          email: f.email,
+          phone: f.phone,
+          company: f.company,
+          address: f.property,
+          details: f.description,
+          custom_fields: f.customFields,
+        });
+      });
+      return reply.code(201).send({
+        success: true as const,
+        data: {
+          requestId: result.request.id,
+          requestNumber: String(result.request.number), // D13
+          contactId: result.contactId,
+          propertyId: result.propertyId,
+        },
+      });
+    },
+  );
+
+  app.get('/embed/form.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(FORM_SCRIPT),
+  );
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { createContact } from '../contacts/contacts.service.ts';
+import { insertLink, insertProperty } from '../properties/properties.repo.ts';
+import type { Request } from '../requests/requests.schemas.ts';
+import { createRequest } from '../requests/requests.service.ts';
+import { ADDRESS_KEYS } from './intake.schemas.ts';
+
+type Address = Partial<Record<(typeof ADDRESS_KEYS)[number], string>>;
+
+export interface IntakeInput {
+  first_name: string;
+  last_name: string;
+  email?: string;
+  phone?: string;
+  company?: string;
+  address?: Address;
+  details?: string;
+  custom_fields?: unknown;
+}
+
+export interface IntakeResult {
+  request: Request;
+  contactId: number;
+  propertyId: number | null;
+}
+
+/** SPEC: "Jane Q Public" -> first "Jane", last "Q Public". */
+export function splitName(name: string | undefined): { first: string; last: string } {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  return { first: parts[0] ?? '', last: parts.slice(1).join(' ') };
+}
+
+export async function workspaceExists(db: Kysely<DB>, workspaceId: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst());
+}
+
+/**
+ * SPEC Internal request creation 1: the workspace's contact with this email
+ * (case-insensitive), else with this phone (as typed), oldest first.
+ */
+async function matchContact(trx: Kysely<DB>, workspaceId: number, email?: string, phone?: string): Promise<number | null> {
+  const base = trx.selectFrom('contacts').select('id').where('workspace_id', '=', workspaceId).orderBy('id', 'asc').limit(1);
+  if (email) {
+    const byEmail = await base.where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+    if (byEmail) return byEmail.id;
+  }
+  if (phone?.trim()) {
+    const byPhone = await base.where('phone', '=', phone.trim()).executeTakeFirst();
+    if (byPhone) return byPhone.id;
+  }
+  return null;
+}
+
+/**
+ * The shared intake of the internal endpoint and the embedded form, inside the
+ * caller's transaction: contact matched or created (new_contact), property created
+ * and linked when an address is given, then the request (D13 number, new_request).
+ * A matched contact is left as it is: a form must not rewrite a customer's record.
+ */
+export async function intake(trx: Kysely<DB>, workspaceId: number, userId: string | null, input: IntakeInput): Promise<IntakeResult> {
+  if (!(await workspaceExists(trx, workspaceId))) throw notFound('Workspace');
+  let contactId = await matchContact(trx, workspaceId, input.email, input.phone);
+  if (contactId === null) {
+    const contact = await createContact(trx, workspaceId, userId, {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      ...(input.email && { email: input.email }),
+      ...(input.phone && { phone: input.phone }),
+      ...(input.company && { company: input.company }),
+    });
+    contactId = contact.id;
+  }
+  let propertyId: number | null = null;
+  const address = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, input.address?.[k]?.trim() ?? ''])) as Record<(typeof ADDRESS_KEYS)[number], string>;
+  if (Object.values(address).some(Boolean)) {
+    const at = now();
+    propertyId = await insertProperty(trx, workspaceId, { ...address, property_type: 'single-family', created_at: at, updated_at: at });
+    await insertLink(trx, workspaceId, { contact_id: contactId, property_id: propertyId, role: 'owner', created_at: at });
+  }
+  const request = await createRequest(trx, workspaceId, userId, {
+    contact_id: contactId,
+    property_id: propertyId,
+    details: input.details ?? null,
+    ...(input.custom_fields !== undefined && { custom_fields: input.custom_fields }),
+  });
+  return { request, contactId, propertyId };
+}
