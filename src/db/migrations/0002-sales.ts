@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import { jsonType, notNull, numberType, withId, workspaceRef } from './helpers.ts';
+import { jsonType, notNull, numberType, withId, withPricing, workspaceRef } from './helpers.ts';
 
 // Requests, quotes, jobs, invoices, saved services, tax rates, quote templates,
 // and the per-workspace number sequences (D13).
@@ -39,21 +39,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', notNull)
     .execute();
 
-  await withId(db, db.schema.createTable('quote_templates'))
+  await withPricing(db, withId(db, db.schema.createTable('quote_templates')))
     .addColumn('workspace_id', 'integer', workspaceRef)
     .addColumn('template_name', 'text', notNull)
     .addColumn('name', 'text')
     .addColumn('description', 'text')
     .addColumn('message', 'text')
     .addColumn('payment_instructions', 'text')
-    .addColumn('line_items', json, notNull)
-    .addColumn('discount', num, notNull)
-    .addColumn('discount_unit', 'text', notNull)
-    .addColumn('deposit', num, notNull)
-    .addColumn('deposit_unit', 'text', notNull)
-    .addColumn('tax_rate', num, notNull)
-    .addColumn('tax_rate_id', 'integer', (c) => c.references('tax_rates.id').onDelete('set null'))
-    .addColumn('total', num, notNull)
     .addColumn('created_by', 'text')
     .addColumn('created_at', 'text', notNull)
     .addColumn('updated_at', 'text', notNull)
@@ -78,7 +70,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('requests_number', ['workspace_id', 'number'])
     .execute();
 
-  await withId(db, db.schema.createTable('quotes'))
+  await withPricing(db, withId(db, db.schema.createTable('quotes')))
     .addColumn('workspace_id', 'integer', workspaceRef)
     .addColumn('number', 'integer', notNull)
     .addColumn('name', 'text')
@@ -91,14 +83,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expire_on', 'text')
     .addColumn('message', 'text')
     .addColumn('payment_instructions', 'text')
-    .addColumn('line_items', json, notNull)
-    .addColumn('discount', num, notNull)
-    .addColumn('discount_unit', 'text', notNull)
-    .addColumn('deposit', num, notNull)
-    .addColumn('deposit_unit', 'text', notNull)
-    .addColumn('tax_rate', num, notNull)
-    .addColumn('tax_rate_id', 'integer', (c) => c.references('tax_rates.id').onDelete('set null'))
-    .addColumn('total', num, notNull)
     .addColumn('status', 'text', notNull)
     .addColumn('custom_fields', json)
     .addColumn('created_by', 'text')
@@ -117,7 +101,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', notNull)
     .execute();
 
-  await withId(db, db.schema.createTable('jobs'))
+  await withPricing(db, withId(db, db.schema.createTable('jobs')))
     .addColumn('workspace_id', 'integer', workspaceRef)
     .addColumn('number', 'integer', notNull)
     .addColumn('name', 'text')
@@ -129,14 +113,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('type', 'text', notNull)
     .addColumn('expected_end_date', 'text')
     .addColumn('expenses', json, notNull)
-    .addColumn('line_items', json, notNull)
-    .addColumn('discount', num, notNull)
-    .addColumn('discount_unit', 'text', notNull)
-    .addColumn('deposit', num, notNull)
-    .addColumn('deposit_unit', 'text', notNull)
-    .addColumn('tax_rate', num, notNull)
-    .addColumn('tax_rate_id', 'integer', (c) => c.references('tax_rates.id').onDelete('set null'))
-    .addColumn('total', num, notNull)
     .addColumn('status', 'text', notNull)
     .addColumn('custom_fields', json)
     .addColumn('created_by', 'text')
@@ -147,7 +123,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('jobs_quote', ['quote_id'])
     .execute();
 
-  await withId(db, db.schema.createTable('invoices'))
+  await withPricing(db, withId(db, db.schema.createTable('invoices')))
     .addColumn('workspace_id', 'integer', workspaceRef)
     .addColumn('name', 'text')
     .addColumn('contact_id', 'integer', contactRef)
@@ -162,14 +138,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('message', 'text')
     .addColumn('payment_instructions', 'text')
     .addColumn('payment_terms', 'text', notNull)
-    .addColumn('line_items', json, notNull)
-    .addColumn('discount', num, notNull)
-    .addColumn('discount_unit', 'text', notNull)
-    .addColumn('deposit', num, notNull)
-    .addColumn('deposit_unit', 'text', notNull)
-    .addColumn('tax_rate', num, notNull)
-    .addColumn('tax_rate_id', 'integer', (c) => c.references('tax_rates.id').onDelete('set null'))
-    .addColumn('total', num, notNull)
     .addColumn('status', 'text', notNull)
     .addColumn('type', 'text', notNull)
     .addColumn('event_ids', json, notNull)

@@ -20,3 +20,17 @@ export const workspaceRef = (c: ColumnDefinitionBuilder) => c.notNull().referenc
 
 /** Money and quantities: 8-byte floats on both (SQLite `real` is 8 bytes; PostgreSQL's is 4). */
 export const numberType = (db: Kysely<unknown>) => (isSqlite(db) ? 'real' : 'double precision');
+
+/** The columns every priced document shares (D7): quotes, jobs, invoices, templates. */
+export function withPricing<T extends string, C extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, C>) {
+  const num = numberType(db);
+  return table
+    .addColumn('line_items', jsonType(db), notNull)
+    .addColumn('discount', num, notNull)
+    .addColumn('discount_unit', 'text', notNull)
+    .addColumn('deposit', num, notNull)
+    .addColumn('deposit_unit', 'text', notNull)
+    .addColumn('tax_rate', num, notNull)
+    .addColumn('tax_rate_id', 'integer', (c) => c.references('tax_rates.id').onDelete('set null'))
+    .addColumn('total', num, notNull);
+}
