@@ -139,3 +139,9 @@ export function client(app: FastifyInstance, token?: string) {
   };
 }
 export type Client = ReturnType<typeof client>;
+
+/** A workspace's outbox rows, oldest first, payloads parsed: what a write emitted (D16). */
+export async function outboxEvents(db: Kysely<DB>, workspaceId: number) {
+  const rows = await db.selectFrom('outbox').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  return rows.map((r) => ({ event: r.event, ...(JSON.parse(r.payload) as { data: { id: number } & Record<string, unknown> }) }));
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp, outboxEvents } from '../../../test/helpers.ts';
 
 type Row = { id: number; [k: string]: unknown };
 
@@ -10,10 +10,7 @@ describe('quote templates', () => {
   let ws: Awaited<ReturnType<typeof seedWorkspace>>;
   let rate: Row;
 
-  const outbox = async () => {
-    const rows = await t.db.selectFrom('outbox').selectAll().where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
-    return rows.map((r) => ({ event: r.event, ...(JSON.parse(r.payload) as { data: Row & Record<string, unknown> }) }));
-  };
+  const outbox = () => outboxEvents(t.db, ws.workspace.id);
 
   before(async () => {
     t = await buildTestApp();
