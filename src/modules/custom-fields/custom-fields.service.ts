@@ -74,7 +74,7 @@ function mismatch(def: CustomField, value: unknown): string | null {
  * D23, the one validator of `custom_fields` (records) and `customFields` (the
  * form): unknown keys, wrong types, select values outside the options and, on
  * create, missing required fields fail with details naming the key. A
- * workspace without definitions for the module accepts anything (SPEC: any).
+ * workspace without definitions for the module accepts anything (SPEC types custom_fields as "any").
  * `null` is accepted for an optional field (it clears it, like any nullable field).
  */
 export async function checkCustomFields(

@@ -75,7 +75,7 @@ export function eventsService({ db }: AppContext): EventsService {
       }),
     setStatus: (auth, id, { status }) =>
       db.transaction().execute(async (trx) => {
-        // SPEC States: any allowed value may follow any other.
+        // SPEC States: every allowed value may follow every other.
         if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
         return getEventDetail(trx, auth.workspaceId, id);
       }),

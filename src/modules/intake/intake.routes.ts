@@ -18,7 +18,7 @@ export interface IntakeOptions extends AppContext {
 const FORM_PATH = '/api/forms/embed-request';
 const FORM_SCRIPT = fs.readFileSync(new URL('./embed-form.js', import.meta.url), 'utf8');
 
-// SPEC Limits, CORS of the embedded form endpoint: any website may post to it.
+// SPEC Limits, CORS of the embedded form endpoint: every website may post to it.
 function corsHeaders(reply: FastifyReply) {
   reply.header('access-control-allow-origin', '*');
   reply.header('access-control-allow-methods', 'POST, OPTIONS');

@@ -31,7 +31,7 @@ export function timesheetsService({ db }: AppContext): TimesheetsService {
     get: (auth, id) => getTimesheetDetail(db, auth.workspaceId, id),
     setStatus: (auth, id, { status }) =>
       db.transaction().execute(async (trx) => {
-        // SPEC States: any allowed value may follow any other; entries stay editable.
+        // SPEC States: every allowed value may follow every other; entries stay editable.
         if (!(await setTimesheetStatus(trx, auth.workspaceId, id, status))) throw notFound('Timesheet');
         return getTimesheetDetail(trx, auth.workspaceId, id);
       }),
