@@ -131,7 +131,7 @@ describe('jobs', () => {
     assert.equal(await count(), before);
   });
 
-  test('status endpoint: any job status; body required; scope jobs:write', async () => {
+  test('status endpoint: every job status; body required; scope jobs:write', async () => {
     const { body } = await api.post('/api/v1/jobs', { name: 'S' });
     const res = await api.put(`/api/v1/jobs/${body.data.id}/status`, { status: 'in_progress' });
     assert.equal(res.status, 200);
