@@ -2,6 +2,8 @@
 // `YYYY-MM-DD` calendar days and times `HH:MM` wall-clock times: no instant is
 // stored, so day arithmetic runs on UTC midnights, where every day has 24 hours.
 
+import { zonedMinutes } from './zoned-time.ts';
+
 export type WeekStart = 'monday' | 'sunday';
 
 const DAY_MS = 86_400_000;
@@ -37,51 +39,13 @@ export function round2(n: number): number {
   return (Math.sign(n) * Math.round(Math.abs(n) * 100 + 1e-9)) / 100;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat | null>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
-  if (!formatters.has(timeZone)) {
-    try {
-      formatters.set(
-        timeZone,
-        new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }),
-      );
-    } catch {
-      formatters.set(timeZone, null); // an unknown zone name counts as UTC
-    }
-  }
-  return formatters.get(timeZone) ?? null;
-}
-
-/** Minutes the zone is ahead of UTC at an instant (minute resolution). */
-function offsetAt(fmt: Intl.DateTimeFormat, instantMin: number): number {
-  const parts: Record<string, number> = {};
-  for (const p of fmt.formatToParts(new Date(instantMin * 60_000))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute) / 60_000;
-  return wall - instantMin;
-}
-
-/**
- * The instant (UTC minutes) of a wall-clock time in a zone. A time that happens
- * twice (clocks going back) is the first one; a time skipped (clocks going
- * forward) is read with the offset before the change, like Temporal's "compatible".
- */
-function instantOf(wall: number, fmt: Intl.DateTimeFormat | null): number {
-  if (!fmt) return wall;
-  const before = offsetAt(fmt, wall - 1440);
-  const after = offsetAt(fmt, wall + 1440);
-  const valid = [...new Set([before, after])].map((o) => wall - o).filter((t) => wall - t === offsetAt(fmt, t));
-  return valid.length ? Math.min(...valid) : wall - before;
-}
-
 /**
  * D9: the hours between `start_date start_time` and `end_date end_time`, to two
  * decimals. Times are the workspace's wall clock, so a shift across a daylight-saving
  * change counts the hours actually elapsed (null or unknown zone: UTC).
  */
 export function hoursBetween(startDate: string, startTime: string, endDate: string, endTime: string, timeZone?: string | null): number {
-  const fmt = timeZone && timeZone !== 'UTC' ? formatterFor(timeZone) : null;
-  const minutes = instantOf(wallMinutes(endDate, endTime), fmt) - instantOf(wallMinutes(startDate, startTime), fmt);
+  const minutes = zonedMinutes(wallMinutes(endDate, endTime), timeZone) - zonedMinutes(wallMinutes(startDate, startTime), timeZone);
   return Math.max(0, round2(minutes / 60));
 }
 
