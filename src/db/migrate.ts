@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003-scheduling.ts';
 import * as m0004 from './migrations/0004-webhooks.ts';
 import * as m0005 from './migrations/0005-files-comments.ts';
 import * as m0006 from './migrations/0006-custom-fields.ts';
+import * as m0007 from './migrations/0007-notifications.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-webhooks': m0004,
   '0005-files-comments': m0005,
   '0006-custom-fields': m0006,
+  '0007-notifications': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -422,6 +422,9 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   custom_fields: CustomFieldsTable;
+  messages: MessagesTable;
+  scheduled_runs: ScheduledRunsTable;
+  appointment_reminders: AppointmentRemindersTable;
 }
 
 /** SPEC "Webhook subscription" (0004). D15: `secret` signs deliveries; returned once. */
@@ -481,5 +484,46 @@ export interface CustomFieldsTable {
   type: string; // text | number | boolean | date | select
   options: Json; // select: JSON array of the allowed values
   required: number;
+  created_at: string;
+}
+
+/** A customer email or SMS: the message log and the worker's queue (0007). */
+export interface MessagesTable {
+  id: Generated<number>;
+  workspace_id: number;
+  channel: string; // email | sms
+  type: string; // quote_to_customer | invoice_to_customer | appointment_reminder
+  module_type: string; // quote | invoice | event
+  module_id: number;
+  contact_id: number | null;
+  recipient: string; // email address or phone number
+  subject: string | null;
+  body_text: string;
+  body_html: string | null;
+  status: string; // queued | sent | not_sent | failed
+  error: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  locked_until: string | null;
+  locked_by: string | null;
+  message_id: string;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+/** A daily job's run for one workspace and local date (0007). */
+export interface ScheduledRunsTable {
+  workspace_id: number;
+  job: string;
+  run_date: string;
+  created_at: string;
+}
+
+/** D22: an `appointments_soon` already given for this event and user (0007). */
+export interface AppointmentRemindersTable {
+  workspace_id: number;
+  event_id: number;
+  user_id: string;
   created_at: string;
 }
