@@ -13,6 +13,7 @@ import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { invoiceCodec, invoiceOf, invoices, listInvoices } from './invoices.repo.ts';
 import type { Invoice, InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate } from './invoices.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
 async function findInvoice(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Invoice> {
   const row = await invoices.find(db, workspaceId, id, { lock });
@@ -42,9 +43,16 @@ const refsOf = (body: InvoiceCreate | InvoiceUpdate) => ({
   users: { salesperson_id: body.salesperson_id },
 });
 
-/** D16: `invoice_sent` / `invoice_paid` when the invoice enters that status, by any path. */
+/**
+ * D16: `invoice_sent` / `invoice_paid` when the invoice enters that status, by any
+ * path; entering `sent` also tells the admins and managers (SPEC Internal notifications).
+ */
 async function emitTransitions(trx: Kysely<DB>, workspaceId: number, before: string | null, invoice: InvoiceDetail) {
-  if (enters(before, invoice.status, 'sent')) await emit(trx, workspaceId, 'invoice_sent', 'invoices', invoice);
+  if (enters(before, invoice.status, 'sent')) {
+    await emit(trx, workspaceId, 'invoice_sent', 'invoices', invoice);
+    const data = { invoice_id: invoice.id, name: invoice.name, total: invoice.total, contact_id: invoice.contact_id };
+    await notifyRoles(trx, workspaceId, 'invoices_sent', ADMINS_AND_MANAGERS, { type: 'invoice', id: invoice.id }, data);
+  }
   if (enters(before, invoice.status, 'paid')) await emit(trx, workspaceId, 'invoice_paid', 'invoices', invoice);
 }
 

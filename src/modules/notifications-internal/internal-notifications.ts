@@ -63,6 +63,30 @@ export async function notifyUsers(
   return notified;
 }
 
+/** SPEC "workspace admins and managers": an owner holds every admin right, so owners count as admins. */
+export const ADMINS = ['owner', 'admin'] as const;
+export const ADMINS_AND_MANAGERS = ['owner', 'admin', 'manager'] as const;
+
+/** `notifyUsers` for every member holding one of `roles`. */
+export async function notifyRoles(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  name: InternalNotification,
+  roles: readonly string[],
+  module: NotificationModule | null,
+  data: Record<string, unknown>,
+): Promise<string[]> {
+  const members = await trx.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('role', 'in', roles).execute();
+  return notifyUsers(
+    trx,
+    workspaceId,
+    name,
+    members.map((m) => m.user_id),
+    module,
+    data,
+  );
+}
+
 export interface InboxItem {
   id: number;
   name: string;

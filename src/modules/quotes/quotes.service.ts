@@ -16,6 +16,7 @@ import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { insertStatusChange, listQuotes, listStatusChanges, quoteCodec, quoteOf, quotes } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
 async function findQuote(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Quote> {
   const row = await quotes.find(db, workspaceId, id, { lock });
@@ -94,8 +95,20 @@ export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: 
   if (status === 'accepted') await yieldJob(trx, workspaceId, userId, await findQuote(trx, workspaceId, id));
   const detail = await getQuoteDetail(trx, workspaceId, id);
   await emit(trx, workspaceId, 'new_quote', 'quotes', detail);
-  if (status === 'accepted') await emit(trx, workspaceId, 'quote_accepted', 'quotes', detail);
+  await entered(trx, workspaceId, null, detail);
   return detail;
+}
+
+/**
+ * What entering a status sets off, by any path (F16): `quote_accepted` (D16), and
+ * `quotes_awaiting_response` to the admins and managers (SPEC Internal notifications).
+ */
+async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail): Promise<void> {
+  if (enters(before, quote.status, 'accepted')) await emit(trx, workspaceId, 'quote_accepted', 'quotes', quote);
+  if (enters(before, quote.status, 'awaiting_response')) {
+    const data = { quote_id: quote.id, number: quote.number, name: quote.name, total: quote.total, contact_id: quote.contact_id };
+    await notifyRoles(trx, workspaceId, 'quotes_awaiting_response', ADMINS_AND_MANAGERS, { type: 'quote', id: quote.id }, data);
+  }
 }
 
 /**
@@ -120,10 +133,9 @@ export async function updateQuote(
   if (body.status !== undefined && (change || status !== before.status)) {
     await insertStatusChange(trx, workspaceId, { quote_id: id, status, comment: change?.comment ?? null, user_id: userId, created_at: at });
   }
-  const accepted = enters(before.status, status, 'accepted');
-  if (accepted) await yieldJob(trx, workspaceId, userId, await findQuote(trx, workspaceId, id));
+  if (enters(before.status, status, 'accepted')) await yieldJob(trx, workspaceId, userId, await findQuote(trx, workspaceId, id));
   const detail = await getQuoteDetail(trx, workspaceId, id);
-  if (accepted) await emit(trx, workspaceId, 'quote_accepted', 'quotes', detail); // D16
+  await entered(trx, workspaceId, before.status, detail);
   return detail;
 }
 
