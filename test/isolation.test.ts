@@ -113,6 +113,34 @@ describe('tenant isolation on every route', () => {
     }
   });
 
+  // Ids in a body, not the path: POST /notifications names its quote, invoice or
+  // event by `module_id` (D19). A's records are sendable (a contact with an email),
+  // so only the workspace check can refuse B.
+  test("another workspace's module_id in POST /notifications answers like an absent one, and sends nothing", async () => {
+    const contactId = (await a.post('/api/v1/contacts', { first_name: 'Iso', last_name: 'Lated', email: 'iso@example.test' })).body.data.id;
+    const jobId = (await a.post('/api/v1/jobs', { contact_id: contactId })).body.data.id;
+    const cases = [
+      { type: 'quote_to_customer', path: '/api/v1/quotes', id: (await a.post('/api/v1/quotes', { contact_id: contactId })).body.data.id },
+      { type: 'invoice_to_customer', path: '/api/v1/invoices', id: (await a.post('/api/v1/invoices', { contact_id: contactId })).body.data.id },
+      {
+        type: 'appointment_reminder',
+        path: '/api/v1/events',
+        id: (await a.post('/api/v1/events', { start_date: '2030-01-02', end_date: '2030-01-02', job_id: jobId })).body.data.id,
+      },
+    ];
+    for (const c of cases) {
+      const before = (await a.get(`${c.path}/${c.id}`)).body;
+      const foreign = await b.post('/api/v1/notifications', { type: c.type, module_id: c.id });
+      const missing = await b.post('/api/v1/notifications', { type: c.type, module_id: ABSENT });
+      assert.equal(foreign.status, 404, `${c.type}: ${JSON.stringify(foreign.body)}`);
+      assert.deepEqual(foreign.body, missing.body, c.type);
+      assert.deepEqual((await a.get(`${c.path}/${c.id}`)).body, before, `${c.type}: the owner's record changed`);
+    }
+    assert.deepEqual(await t.db.selectFrom('messages').select('id').execute(), [], 'no message was queued in either workspace');
+    // The same ids are sendable by their owner: the 404 above was the workspace check.
+    for (const c of cases) assert.equal((await a.post('/api/v1/notifications', { type: c.type, module_id: c.id })).status, 201, c.type);
+  });
+
   test('lists of another workspace never show its records', async () => {
     await contact(a);
     const lists = t.app.routeTable.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/') && !r.url.includes(':') && !r.hidden);

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
-export type NumberKind = 'requests' | 'quotes' | 'jobs';
+/** D13's documents, and the monthly email count of SPEC Notifications rule 4 (`emails:2026-11`). */
+export type NumberKind = 'requests' | 'quotes' | 'jobs' | `emails:${string}` | `allowance-notice:${string}`;
 
 /**
  * D13: the next number of `kind` in the workspace, 1 for the first. Call it

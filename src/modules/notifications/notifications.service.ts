@@ -1,0 +1,244 @@
+import type { Kysely } from 'kysely';
+import { fromJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
+import { nextNumber } from '../../domain/numbering.ts';
+import { propertyRef } from '../../domain/related.ts';
+import { zonedDate } from '../../domain/zoned-time.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { queueMessage } from '../../outbox/messages.ts';
+import { findEvent } from '../events/events.repo.ts';
+import { updateInvoice } from '../invoices/invoices.service.ts';
+import { invoiceOf, invoices } from '../invoices/invoices.repo.ts';
+import { ADMINS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
+import { quoteOf, quotes } from '../quotes/quotes.repo.ts';
+import { updateQuote } from '../quotes/quotes.service.ts';
+import { findWorkspace, type Settings, settingsOf } from '../workspace/workspace.service.ts';
+import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
+import { formatDate, formatMoney, type NotificationType, type Placeholders, render } from './templates.ts';
+
+// SPEC Notifications: `POST /notifications` hands one customer message to the
+// email/SMS pipeline. Everything happens in one transaction: the status the
+// send moves (quote -> awaiting_response, invoice -> sent) with its webhook
+// (D16) and team notifications, and the queued messages. A 400 or 404 leaves
+// nothing behind.
+
+type Workspace = NonNullable<Awaited<ReturnType<typeof findWorkspace>>>;
+
+interface Customer {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  info: string | null;
+}
+
+/** A type's own template values; the service adds the business and contact ones. */
+type Own<T extends NotificationType> = Omit<Placeholders<T>, 'business_name' | 'contact_name' | 'contact_first_name' | 'contact_email'>;
+
+/** What one type's entity gives the message: its customer and the template values. */
+interface Prepared {
+  customer: Customer;
+  values: Record<string, string>;
+}
+
+interface Target {
+  module: NotificationQueued['module'];
+  moduleType: 'quote' | 'invoice' | 'event';
+  /** SPEC's channel table: invoices go by email only. */
+  sms: boolean;
+  /** Loads and checks the entity (404, 400) and makes the send's status move. */
+  prepare(trx: Kysely<DB>, auth: AuthContext, id: number, w: Workspace): Promise<Prepared>;
+}
+
+/** D19, SPEC Errors: the recipient must be a contact with an email address. */
+async function customerOf(trx: Kysely<DB>, workspaceId: number, contactId: number | null, resource: string): Promise<Customer> {
+  const contact =
+    contactId === null
+      ? undefined
+      : await trx
+          .selectFrom('contacts')
+          .select(['id', 'first_name', 'last_name', 'email', 'phone', 'info'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', contactId)
+          .executeTakeFirst();
+  if (!contact?.email) throw new AppError(400, `${resource} has no contact with an email address`);
+  return { ...contact, email: contact.email };
+}
+
+const today = (w: Workspace) => zonedDate(Date.now(), w.timezone);
+
+/**
+ * A send never takes back the customer's answer or a payment: these keep their
+ * status (the message still goes, as a copy or a reminder). Any other status
+ * moves to the sent one (SPEC "Moves that are shown").
+ */
+const KEEPS_QUOTE = ['awaiting_response', 'accepted', 'awaiting_deposit'];
+const KEEPS_INVOICE = ['sent', 'paid', 'partially_paid', 'overdue'];
+
+const PAYMENT_TERMS: Record<string, string> = {
+  due_on_receipt: 'on receipt',
+  net_7: 'within 7 days',
+  net_14: 'within 14 days',
+  net_30: 'within 30 days',
+  net_60: 'within 60 days',
+  net_90: 'within 90 days',
+};
+
+const TARGETS: Record<NotificationType, Target> = {
+  quote_to_customer: {
+    module: 'quotes',
+    moduleType: 'quote',
+    sms: true,
+    async prepare(trx, auth, id, w) {
+      const row = await quotes.find(trx, w.id, id, { lock: true });
+      if (!row) throw notFound('Quote');
+      const quote = quoteOf(row);
+      const customer = await customerOf(trx, w.id, quote.contact_id, 'Quote');
+      if (!KEEPS_QUOTE.includes(quote.status)) await updateQuote(trx, w.id, auth.userId, id, { status: 'awaiting_response' });
+      return {
+        customer,
+        values: {
+          number: String(quote.number),
+          name: quote.name ?? '',
+          total: formatMoney(quote.total, w.currency),
+          date: formatDate(quote.date ?? today(w)),
+          expire_on: formatDate(quote.expire_on),
+          message: quote.message ?? '',
+          payment_instructions: quote.payment_instructions ?? '',
+        } satisfies Own<'quote_to_customer'>,
+      };
+    },
+  },
+  invoice_to_customer: {
+    module: 'invoices',
+    moduleType: 'invoice',
+    sms: false,
+    async prepare(trx, _auth, id, w) {
+      const row = await invoices.find(trx, w.id, id, { lock: true });
+      if (!row) throw notFound('Invoice');
+      const invoice = invoiceOf(row);
+      const customer = await customerOf(trx, w.id, invoice.contact_id, 'Invoice'); // D32
+      if (!KEEPS_INVOICE.includes(invoice.status)) await updateInvoice(trx, w.id, id, { status: 'sent' });
+      return {
+        customer,
+        values: {
+          name: invoice.name ?? String(invoice.id),
+          total: formatMoney(invoice.total, w.currency),
+          date: formatDate(invoice.date ?? today(w)),
+          due_date: invoice.due_date ? formatDate(invoice.due_date) : (PAYMENT_TERMS[invoice.payment_terms] ?? ''),
+          message: invoice.message ?? '',
+          payment_instructions: invoice.payment_instructions ?? '',
+        } satisfies Own<'invoice_to_customer'>,
+      };
+    },
+  },
+  appointment_reminder: {
+    module: 'events',
+    moduleType: 'event',
+    sms: true,
+    async prepare(trx, _auth, id, w) {
+      const event = await findEvent(trx, w.id, id);
+      if (!event) throw notFound('Event');
+      // D19: the contact of the event's job, or else of its request.
+      const parent = (table: 'jobs' | 'requests', parentId: number | null) =>
+        parentId === null
+          ? undefined
+          : trx.selectFrom(table).select(['contact_id', 'property_id']).where('workspace_id', '=', w.id).where('id', '=', parentId).executeTakeFirst();
+      const [job, request] = await Promise.all([parent('jobs', event.job_id), parent('requests', event.request_id)]);
+      const customer = await customerOf(trx, w.id, job?.contact_id ?? request?.contact_id ?? null, 'Event');
+      const property = await propertyRef(trx, w.id, job?.property_id ?? request?.property_id ?? null);
+      const a = property?.address;
+      const time = event.all_day ? 'all day' : event.start_time ? [event.start_time, event.end_time].filter(Boolean).join(' to ') : '';
+      const date = formatDate(event.start_date);
+      return {
+        customer,
+        values: {
+          name: event.name ?? '',
+          date,
+          time,
+          when: `on ${date}${event.start_time && !event.all_day ? ` at ${event.start_time}` : ''}`,
+          address: a ? [a.street, a.street_2, a.city, [a.state, a.postal_code].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ') : '',
+        } satisfies Own<'appointment_reminder'>,
+      };
+    },
+  },
+};
+
+/**
+ * SPEC Notifications rules 4 and 5: why this email stays in the log unsent, or
+ * undefined to send it. The month's emails are counted on a D13-style counter
+ * row, so concurrent sends never exceed the allowance, and the admins hear of
+ * it once a month (the first email past it).
+ */
+async function emailBlocked(trx: Kysely<DB>, w: Workspace, settings: Settings, type: NotificationType): Promise<string | undefined> {
+  if (settings[`notifications.${type}.email`] === false) return `email for ${type} is turned off (notifications.${type}.email)`;
+  const month = today(w).slice(0, 7);
+  const allowance = Number(settings.email_allowance);
+  if ((await nextNumber(trx, w.id, `emails:${month}`)) <= allowance) return undefined;
+  if ((await nextNumber(trx, w.id, `allowance-notice:${month}`)) === 1) {
+    await notifyRoles(trx, w.id, 'email_allowance_used_up', ADMINS, null, { month, email_allowance: allowance, plan: settings.plan });
+  }
+  return `the monthly email allowance (${allowance}) is used up`;
+}
+
+/** SPEC Notifications rule 2: all four, or no SMS at all (silently). */
+function smsAllowed(settings: Settings, type: NotificationType, customer: Customer): boolean {
+  const consent = fromJson<{ sms_consent?: { opt_in?: unknown } }>(customer.info);
+  return (
+    settings.sms_provider !== 'none' &&
+    settings.sms_plan === true &&
+    consent?.sms_consent?.opt_in === true &&
+    settings[`notifications.${type}.sms`] === true
+  );
+}
+
+export async function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody): Promise<NotificationQueued> {
+  return db.transaction().execute(async (trx) => {
+    const w = await findWorkspace(trx, auth.workspaceId);
+    if (!w) throw notFound('Workspace');
+    const target = TARGETS[body.type];
+    const { customer, values } = await target.prepare(trx, auth, body.module_id, w);
+    const settings = settingsOf(w);
+    const message = render(
+      body.type,
+      {
+        ...values,
+        business_name: w.name,
+        contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
+        contact_first_name: customer.first_name,
+        contact_email: customer.email,
+      },
+      settings,
+    );
+    const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
+    await queueMessage(trx, w.id, {
+      ...about,
+      channel: 'email',
+      recipient: customer.email,
+      subject: message.subject,
+      body_text: message.text,
+      body_html: message.html,
+      notSent: await emailBlocked(trx, w, settings, body.type),
+    });
+    if (target.sms && smsAllowed(settings, body.type, customer)) {
+      await queueMessage(trx, w.id, {
+        ...about,
+        channel: 'sms',
+        recipient: customer.phone ?? '',
+        subject: null,
+        body_text: message.sms,
+        body_html: null,
+        notSent: customer.phone ? undefined : 'the contact has no phone number',
+      });
+    }
+    return {
+      queued: true as const,
+      type: body.type,
+      module: target.module,
+      module_id: body.module_id,
+      recipient: { contact_id: customer.id, email: customer.email },
+    };
+  });
+}

@@ -1,0 +1,176 @@
+// Customer message templates (SPEC Notifications rule 1: "Subject and body come
+// from the workspace's templates"). Each type has defaults; a workspace replaces
+// any part with `fieldwork workspace set templates.<type>.<part>=...`. A template
+// is text with `{{placeholder}}`s; the HTML part, unless the workspace gives one,
+// is the plain text escaped into paragraphs.
+
+export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const TEMPLATE_PARTS = ['subject', 'text', 'html', 'sms'] as const;
+export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
+
+const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email'] as const;
+
+/** The placeholders each type's templates may use; the service fills every one. */
+export const PLACEHOLDERS = {
+  quote_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'expire_on', 'message', 'payment_instructions'],
+  invoice_to_customer: [...COMMON, 'name', 'total', 'date', 'due_date', 'message', 'payment_instructions'],
+  appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
+} as const satisfies Record<NotificationType, readonly string[]>;
+
+export type Placeholders<T extends NotificationType> = Record<(typeof PLACEHOLDERS)[T][number], string>;
+
+const DEFAULTS: Record<NotificationType, Record<Exclude<TemplatePart, 'html'>, string>> = {
+  quote_to_customer: {
+    subject: 'Quote #{{number}} from {{business_name}}',
+    text: `Hello {{contact_first_name}},
+
+{{business_name}} has sent you quote #{{number}}.
+
+{{name}}
+Total: {{total}}
+Date: {{date}}
+Valid until: {{expire_on}}
+
+{{message}}
+
+{{payment_instructions}}
+
+Thank you,
+{{business_name}}`,
+    sms: "{{business_name}}: we've emailed you quote #{{number}} ({{total}}).",
+  },
+  invoice_to_customer: {
+    subject: 'Invoice {{name}} from {{business_name}}',
+    text: `Hello {{contact_first_name}},
+
+{{business_name}} has sent you an invoice.
+
+Invoice: {{name}}
+Total: {{total}}
+Date: {{date}}
+Due: {{due_date}}
+
+{{message}}
+
+{{payment_instructions}}
+
+Thank you,
+{{business_name}}`,
+    sms: "{{business_name}}: we've emailed you invoice {{name}} ({{total}}).",
+  },
+  appointment_reminder: {
+    subject: 'Reminder: your appointment with {{business_name}} {{when}}',
+    text: `Hello {{contact_first_name}},
+
+This is a reminder of your appointment with {{business_name}}.
+
+{{name}}
+Date: {{date}}
+Time: {{time}}
+Address: {{address}}
+
+See you soon,
+{{business_name}}`,
+    sms: '{{business_name}}: reminder of your appointment {{when}}.',
+  },
+};
+
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** `workspace set templates.<type>.<part>=...`: the key names a type and part, and every placeholder exists. */
+export function checkTemplate(key: string, template: string): void {
+  const m = /^templates\.(\w+)\.(\w+)$/.exec(key);
+  const type = m?.[1] as NotificationType | undefined;
+  if (!m || !type || !NOTIFICATION_TYPES.includes(type) || !(TEMPLATE_PARTS as readonly string[]).includes(m[2])) {
+    throw new Error(`${key}: templates are templates.<${NOTIFICATION_TYPES.join('|')}>.<${TEMPLATE_PARTS.join('|')}>`);
+  }
+  if (template.length > 20_000) throw new Error(`${key}: at most 20000 characters`);
+  const known: readonly string[] = PLACEHOLDERS[type];
+  for (const [, name] of template.matchAll(PLACEHOLDER)) {
+    if (!known.includes(name)) throw new Error(`${key}: unknown placeholder {{${name}}}; ${type} knows ${known.map((k) => `{{${k}}}`).join(', ')}`);
+  }
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const fill = (template: string, values: Record<string, string>, encode = (s: string) => s) =>
+  template.replace(PLACEHOLDER, (_, name: string) => encode(values[name] ?? ''));
+
+/**
+ * Plain text: a line whose placeholders are all empty is left out (no "Valid
+ * until:" without a date), and runs of blank lines close up.
+ */
+function fillText(template: string, values: Record<string, string>): string {
+  const lines = template.split(/\r?\n/).filter((line) => {
+    const names = [...line.matchAll(PLACEHOLDER)].map((m) => m[1]);
+    return !names.length || names.some((n) => values[n]);
+  });
+  return fill(lines.join('\n'), values)
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** One line, no control characters: it becomes a header or an SMS. */
+const oneLine = (s: string, max: number) =>
+  s
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
+
+function htmlOf(text: string): string {
+  const paragraphs = text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+  return `<!doctype html>
+<html><body style="font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #222;">
+${paragraphs}
+</body></html>`;
+}
+
+export interface Rendered {
+  subject: string;
+  text: string;
+  html: string;
+  sms: string;
+}
+
+/** The message of `type` with `values`, from the workspace's templates (`settings`) or the defaults. */
+export function render(type: NotificationType, values: Record<string, string>, settings: Record<string, unknown>): Rendered {
+  const own = (part: TemplatePart) => {
+    const v = settings[`templates.${type}.${part}`];
+    return typeof v === 'string' && v.trim() ? v : null;
+  };
+  const text = fillText(own('text') ?? DEFAULTS[type].text, values);
+  const html = own('html');
+  return {
+    subject: oneLine(fill(own('subject') ?? DEFAULTS[type].subject, values), 255),
+    text,
+    html: html ? fill(html, values, escapeHtml) : htmlOf(text),
+    sms: oneLine(fill(own('sms') ?? DEFAULTS[type].sms, values), 640),
+  };
+}
+
+// Values as a customer reads them.
+
+/** 1234.5 in `usd` -> "$1,234.50"; no or an unknown currency -> "1,234.50" (+ its code). */
+export function formatMoney(amount: number, currency: string | null): string {
+  if (currency) {
+    try {
+      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
+    } catch {
+      // not an ISO currency Intl knows: fall through
+    }
+  }
+  const plain = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return currency ? `${plain} ${currency.toUpperCase()}` : plain;
+}
+
+const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** "2026-03-05" -> "March 5, 2026"; null -> "". */
+export const formatDate = (date: string | null | undefined): string => (date ? longDate.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)) : '');

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { now } from '../db/json.ts';
+import type { DB } from '../db/schema.ts';
+
+// Customer emails and SMS (SPEC Notifications): one `messages` row each, queued
+// in the caller's transaction and drained by the worker. The table is the queue
+// and the log (`fieldwork messages`) at once.
+
+export const CHANNELS = ['email', 'sms'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** queued: waiting for the worker; sent: taken by the SMTP server or SMS provider; not_sent: never tried, `error` says why; failed: tried and given up. */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'not_sent', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Attempts before a message that keeps failing for a temporary reason is failed. */
+export const MAX_MESSAGE_ATTEMPTS = 5;
+
+export interface NewMessage {
+  channel: Channel;
+  type: string;
+  module_type: string;
+  module_id: number;
+  contact_id: number;
+  recipient: string;
+  subject: string | null;
+  body_text: string;
+  body_html: string | null;
+  /** Set when the message is kept in the log unsent from the start (a setting, the allowance). */
+  notSent?: string;
+}
+
+/** Records a message inside the caller's transaction: it goes out only if that commits (DESIGN "Rules"). */
+export async function queueMessage(trx: Kysely<DB>, workspaceId: number, m: NewMessage): Promise<number> {
+  const at = now();
+  const { notSent, ...fields } = m;
+  const row = await trx
+    .insertInto('messages')
+    .values({
+      ...fields,
+      workspace_id: workspaceId,
+      status: notSent ? 'not_sent' : 'queued',
+      error: notSent ?? null,
+      attempts: 0,
+      next_attempt_at: notSent ? null : at,
+      message_id: randomUUID(),
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The messages a worker holds, with what sending them needs (the workspace's SMS provider is in its settings). */
+export async function loadMessages(db: Kysely<DB>, owner: string, ids: number[]) {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('messages as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .select(['m.id', 'm.workspace_id', 'm.channel', 'm.recipient', 'm.subject', 'm.body_text', 'm.body_html', 'm.attempts', 'm.message_id', 'w.settings'])
+    .where('m.id', 'in', ids)
+    .where('m.locked_by', '=', owner)
+    .where('m.status', '=', 'queued')
+    .execute();
+}
+export type MessageToSend = Awaited<ReturnType<typeof loadMessages>>[number];
+
+export interface MessageOutcome {
+  status: Exclude<MessageStatus, 'queued'> | 'retry';
+  error: string | null;
+  /** With `retry`: ms before the next attempt. */
+  retryInMs?: number;
+}
+
+/** Moves a held message on after one attempt; only while this worker holds it. */
+export async function recordOutcome(db: Kysely<DB>, owner: string, m: { id: number; workspace_id: number; attempts: number }, o: MessageOutcome): Promise<void> {
+  const at = now();
+  const retry = o.status === 'retry';
+  await db
+    .updateTable('messages')
+    .set({
+      status: retry ? 'queued' : o.status,
+      error: o.error,
+      attempts: m.attempts + 1,
+      next_attempt_at: retry ? new Date(Date.now() + (o.retryInMs ?? 0)).toISOString() : null,
+      sent_at: o.status === 'sent' ? at : null,
+      locked_until: null,
+      locked_by: null,
+      updated_at: at,
+    })
+    .where('id', '=', m.id)
+    .where('workspace_id', '=', m.workspace_id)
+    .where('locked_by', '=', owner)
+    .execute();
+}
+
+export interface MessageView {
+  id: number;
+  channel: string;
+  type: string;
+  to: string;
+  subject: string | null;
+  status: string;
+  created_at: string;
+  sent_at: string | null;
+  error: string | null;
+  attempts: number;
+  module_type: string;
+  module_id: number;
+  contact_id: number | null;
+}
+
+/** OPERATOR.md `fieldwork messages`: a workspace's customer emails and SMS, newest first. */
+export async function listMessages(
+  db: Kysely<DB>,
+  workspaceId: number,
+  filter: { channel?: Channel; status?: MessageStatus; limit?: number } = {},
+): Promise<MessageView[]> {
+  let q = db
+    .selectFrom('messages')
+    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'created_at', 'sent_at', 'error', 'attempts', 'module_type', 'module_id', 'contact_id'])
+    .where('workspace_id', '=', workspaceId);
+  if (filter.channel) q = q.where('channel', '=', filter.channel);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  return q
+    .orderBy('id', 'desc')
+    .limit(filter.limit ?? 1000)
+    .execute();
+}
