@@ -12,6 +12,8 @@ export interface Config {
   webhookAllowPrivateUrls: boolean;
   smtpUrl: string | null;
   mailFrom: string;
+  messageRetrySchedule: number[]; // ms before attempts 2..5 of a customer email or SMS
+  messageTimeout: number; // ms an SMTP server or SMS provider has to answer
   apiRateLimit: RateLimit;
   formRateLimit: RateLimit;
   redisUrl: string | null;
@@ -41,6 +43,9 @@ export function parseRateLimit(text: string, name: string): RateLimit {
   return { max: n, windowMs: parseDuration(window, name) };
 }
 
+/** "5m,30m" -> [300000, 1800000]. */
+const durations = (text: string, name: string): number[] => text.split(',').map((d) => parseDuration(d, name));
+
 function parseBool(text: string | undefined, fallback: boolean, name: string): boolean {
   if (text === undefined || text === '') return fallback;
   if (/^(true|1|yes)$/i.test(text)) return true;
@@ -53,9 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT: "${env.PORT}" is not a port`);
   const worker = env.WORKER ?? 'embedded';
   if (worker !== 'embedded' && worker !== 'off') throw new Error(`WORKER: "${worker}" is not embedded or off`);
-  const schedule = (env.WEBHOOK_RETRY_SCHEDULE ?? '5m,30m,2h,24h')
-    .split(',')
-    .map((d) => parseDuration(d, 'WEBHOOK_RETRY_SCHEDULE'));
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -64,11 +66,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     storageDir: env.STORAGE_DIR ?? './data/files',
     internalApiKey: env.INTERNAL_API_KEY || null,
-    webhookRetrySchedule: schedule,
+    webhookRetrySchedule: durations(env.WEBHOOK_RETRY_SCHEDULE ?? '5m,30m,2h,24h', 'WEBHOOK_RETRY_SCHEDULE'),
     webhookTimeout: parseDuration(env.WEBHOOK_TIMEOUT ?? '10s', 'WEBHOOK_TIMEOUT'),
     webhookAllowPrivateUrls: parseBool(env.WEBHOOK_ALLOW_PRIVATE_URLS, false, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Fieldwork <no-reply@localhost>',
+    messageRetrySchedule: durations(env.MESSAGE_RETRY_SCHEDULE ?? '1m,5m,30m,2h', 'MESSAGE_RETRY_SCHEDULE'),
+    messageTimeout: parseDuration(env.MESSAGE_TIMEOUT ?? '30s', 'MESSAGE_TIMEOUT'),
     apiRateLimit: parseRateLimit(env.API_RATE_LIMIT ?? '1000/1m', 'API_RATE_LIMIT'),
     formRateLimit: parseRateLimit(env.FORM_RATE_LIMIT ?? '100/1h', 'FORM_RATE_LIMIT'),
     redisUrl: env.REDIS_URL || null,

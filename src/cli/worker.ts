@@ -19,9 +19,9 @@ function lineLog(level: string): WorkerLog {
   return { info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-/** `fieldwork worker`: deliveries (and later scheduled work) without HTTP, until SIGTERM or SIGINT. */
+/** `fieldwork worker`: webhook deliveries, customer emails and SMS, and the daily jobs, without HTTP, until SIGTERM or SIGINT. */
 export function workerCommand(): Command {
-  return new Command('worker').description('deliver webhooks until stopped (run the API with WORKER=off)').action(async () => {
+  return new Command('worker').description('deliver webhooks, emails and SMS and run the daily jobs until stopped (run the API with WORKER=off)').action(async () => {
     const config = loadConfig();
     const database = createDb(config.databaseUrl);
     try {

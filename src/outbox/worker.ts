@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { fromJson } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
-import { claim, release } from './claim.ts';
+import { runAppointmentsSoon } from '../modules/notifications-internal/appointments-soon.ts';
+import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
-import { postWebhook, sign } from './webhook-post.ts';
+import { httpPost, sign } from './http-post.ts';
+import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
+import { Senders } from './senders.ts';
 
-// The worker (DESIGN "The picture"): claims outbox rows and fans them out into
-// deliveries, claims due deliveries and POSTs them. It runs inside the server
-// (WORKER=embedded) or as `fieldwork worker` processes; on PostgreSQL any number
-// of them share the queues (claim.ts), on SQLite one.
+// The worker (DESIGN "The picture"): fans outbox rows out into webhook
+// deliveries, drains the queues (webhook deliveries, customer emails and SMS),
+// and runs the daily jobs. It runs inside the server (WORKER=embedded) or as
+// `fieldwork worker` processes; on PostgreSQL any number of them share the
+// queues (claim.ts) and the daily runs (schedule.ts), on SQLite one.
 
 export interface WorkerLog {
   info(obj: object, msg: string): void;
@@ -24,12 +28,17 @@ export interface WorkerOptions {
   db: Kysely<DB>;
   dialect: Dialect;
   /** Read at every attempt: main.ts fills in publicUrl once the port is known. */
-  config: Pick<Config, 'publicUrl' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
+  >;
   log?: WorkerLog;
-  /** Deliveries in flight at once. */
+  /** Deliveries and messages in flight at once. */
   concurrency?: number;
   /** How often an idle worker looks for work. */
   pollMs?: number;
+  /** How often the daily jobs look for workspaces whose local day has begun. */
+  scheduleMs?: number;
 }
 
 /** What the outbox holds for an event (emit.ts); the delivery adds `meta`. */
@@ -40,6 +49,23 @@ interface StoredPayload {
   data: { id: number };
   link_path: string;
 }
+
+/** A table the worker drains: which rows are due, and how one claimed row is done. */
+interface Queue {
+  table: QueueTable;
+  ready: (now: string) => RawBuilder<SqlBool>;
+  /** Longer than any one attempt can take, so a live worker never loses what it holds. */
+  leaseMs: number;
+  /** The claimed rows still to do (loaded once for the batch), each as a job. */
+  start(ids: number[]): Promise<{ id: number; run: () => Promise<void> }[]>;
+}
+
+function queue<T extends { id: number }>(q: Omit<Queue, 'start'> & { load(ids: number[]): Promise<T[]>; handle(row: T): Promise<void> }): Queue {
+  return { ...q, start: async (ids) => (await q.load(ids)).map((row) => ({ id: row.id, run: () => q.handle(row) })) };
+}
+
+/** Delay before attempt n + 1 (n >= 1); a schedule shorter than the attempts repeats its last delay. */
+const retryDelay = (schedule: number[], attempt: number) => schedule[Math.min(attempt - 1, schedule.length - 1)] ?? 0;
 
 const silent: WorkerLog = { info() {}, warn() {}, error() {} };
 const OUTBOX_BATCH = 200;
@@ -53,12 +79,14 @@ export class Worker {
   private readonly log: WorkerLog;
   private readonly concurrency: number;
   private readonly pollMs: number;
-  /** Longer than any one attempt can take, so a live worker never loses what it holds. */
-  private readonly leaseMs: number;
-  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly scheduleMs: number;
+  private readonly senders: Senders;
+  private readonly queues: Queue[];
+  private readonly inFlight = new Map<string, Promise<void>>();
   private loop: Promise<void> | null = null;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
+  private lastScheduled = 0;
 
   constructor(opts: WorkerOptions) {
     this.db = opts.db;
@@ -67,7 +95,24 @@ export class Worker {
     this.log = opts.log ?? silent;
     this.concurrency = opts.concurrency ?? 32;
     this.pollMs = opts.pollMs ?? 200;
-    this.leaseMs = opts.config.webhookTimeout * 2 + 5_000;
+    this.scheduleMs = opts.scheduleMs ?? 60_000;
+    this.senders = new Senders(opts.config);
+    this.queues = [
+      queue({
+        table: 'webhook_deliveries',
+        ready: (now) => sql`status = 'pending' and next_attempt_at <= ${now}`,
+        leaseMs: opts.config.webhookTimeout * 2 + 5_000,
+        load: (ids) => loadDeliveries(this.db, this.id, ids),
+        handle: (d) => this.deliverWebhook(d),
+      }),
+      queue({
+        table: 'messages',
+        ready: (now) => sql`status = 'queued' and next_attempt_at <= ${now}`,
+        leaseMs: opts.config.messageTimeout * 3 + 5_000, // SMTP: connection, greeting and each command have the timeout
+        load: (ids) => loadMessages(this.db, this.id, ids),
+        handle: (m) => this.sendMessage(m),
+      }),
+    ];
   }
 
   start(): void {
@@ -83,7 +128,7 @@ export class Worker {
 
   /**
    * Graceful shutdown: stops claiming, lets the attempts in flight finish (each is
-   * bounded by WEBHOOK_TIMEOUT) and gives back anything still held.
+   * bounded by its timeout) and gives back anything still held.
    */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -91,38 +136,22 @@ export class Worker {
     await this.loop;
     this.loop = null;
     await this.drain();
+    this.senders.close();
   }
 
   /** One pass, for tests and the benchmark: fan out, then start what is due. Returns how much it found. */
   async tick(): Promise<number> {
-    const fanned = await this.fanOutOnce();
-    const ids = await claim(this.db, this.dialect, {
-      table: 'webhook_deliveries',
-      owner: this.id,
-      ready: (now) => sql`status = 'pending' and next_attempt_at <= ${now}`,
-      orderBy: 'next_attempt_at',
-      limit: this.concurrency - this.inFlight.size,
-      leaseMs: this.leaseMs,
-    });
-    if (!ids.length) return fanned;
-    let rows: Awaited<ReturnType<typeof loadDeliveries>>;
-    try {
-      rows = await loadDeliveries(this.db, this.id, ids);
-    } catch (err) {
-      await release(this.db, 'webhook_deliveries', this.id, ids).catch(() => {});
-      throw err;
-    }
-    for (const d of rows) {
-      const p = this.attempt(d).finally(() => {
-        this.inFlight.delete(d.id);
-        this.settled?.();
-      });
-      this.inFlight.set(d.id, p);
-    }
-    return fanned + ids.length;
+    let found = await this.fanOutOnce();
+    for (const q of this.queues) found += await this.startDue(q);
+    return found;
   }
 
-  /** Resolves once every delivery started so far has finished its attempt. */
+  /** The daily jobs' pass (D22 `appointments_soon`); the loop runs it every `scheduleMs`. */
+  runScheduled(nowMs = Date.now()): Promise<number> {
+    return runAppointmentsSoon(this.db, nowMs, this.log);
+  }
+
+  /** Resolves once every job started so far has finished. */
   async drain(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled(this.inFlight.values());
   }
@@ -134,9 +163,13 @@ export class Worker {
     while (!this.stopping) {
       let found = 0;
       try {
+        if (Date.now() - this.lastScheduled >= this.scheduleMs) {
+          this.lastScheduled = Date.now();
+          await this.runScheduled();
+        }
         found = await this.tick();
       } catch (err) {
-        this.log.error({ err }, 'webhook worker pass failed');
+        this.log.error({ err }, 'worker pass failed');
       }
       if (this.stopping) break;
       if (this.inFlight.size > lowWater) await Promise.race([this.freed(lowWater), this.sleep(this.pollMs)]);
@@ -146,7 +179,7 @@ export class Worker {
 
   private settled: (() => void) | null = null;
 
-  /** Resolves when at most `n` attempts are in flight. */
+  /** Resolves when at most `n` jobs are in flight. */
   private freed(n: number): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
@@ -178,7 +211,7 @@ export class Worker {
       ready: () => sql`processed_at is null`,
       orderBy: 'id',
       limit: OUTBOX_BATCH,
-      leaseMs: this.leaseMs,
+      leaseMs: this.config.webhookTimeout * 2 + 5_000,
     });
     if (!ids.length) return 0;
     try {
@@ -190,46 +223,83 @@ export class Worker {
     return ids.length;
   }
 
-  private async attempt(d: DeliveryToSend): Promise<void> {
-    const id = d.id;
+  /** Claims as many due rows of `q` as there are free slots and starts them. */
+  private async startDue(q: Queue): Promise<number> {
+    const ids = await claim(this.db, this.dialect, {
+      table: q.table,
+      owner: this.id,
+      ready: q.ready,
+      orderBy: 'next_attempt_at',
+      limit: this.concurrency - this.inFlight.size,
+      leaseMs: q.leaseMs,
+    });
+    if (!ids.length) return 0;
+    let jobs: Awaited<ReturnType<Queue['start']>>;
     try {
-      if (d.deleted_at || !d.is_active) {
-        await abandon(this.db, this.id, d, 'Subscription removed');
-        return;
-      }
-      const attempt = d.attempts + 1;
-      const stored = fromJson<StoredPayload>(d.payload)!;
-      // SPEC "Webhook events" payload; D16 meta.link; webhook_id the same on every attempt.
-      const body = JSON.stringify({
-        event: stored.event,
-        workspace_id: stored.workspace_id,
-        timestamp: stored.timestamp,
-        data: stored.data,
-        meta: { webhook_id: d.webhook_id, delivery_attempt: attempt, link: `${this.config.publicUrl}${stored.link_path}` },
-      });
-      // D15 headers.
-      const result = await postWebhook(
-        d.webhook_url,
-        body,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'Fieldwork-Webhooks/1.0',
-          'x-service-signature': sign(d.secret, body),
-          'x-service-event': d.event,
-          'x-service-delivery': d.webhook_id,
-          'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
-        },
-        { timeoutMs: this.config.webhookTimeout, allowPrivate: this.config.webhookAllowPrivateUrls },
-      );
-      const schedule = this.config.webhookRetrySchedule;
-      // WEBHOOK_RETRY_SCHEDULE holds the delays before attempts 2..5; a shorter one repeats its last delay.
-      const retryInMs = result.ok || attempt >= d.max_attempts ? null : (schedule[Math.min(attempt - 1, schedule.length - 1)] ?? 0);
-      await recordAttempt(this.db, this.id, d, { attempt, retryInMs, ...result });
-      if (!result.ok) this.log.warn({ delivery: id, attempt, status: result.statusCode, error: result.error }, 'webhook attempt failed');
+      jobs = await q.start(ids);
     } catch (err) {
-      // Given back for another pass; if even that write fails, the lease runs out instead.
-      this.log.error({ err, delivery: id }, 'webhook delivery failed');
-      await release(this.db, 'webhook_deliveries', this.id, [id]).catch(() => {});
+      await release(this.db, q.table, this.id, ids).catch(() => {});
+      throw err;
     }
+    for (const job of jobs) {
+      const key = `${q.table}:${job.id}`;
+      const p = job
+        .run()
+        .catch(async (err) => {
+          // Given back for another pass; if even that write fails, the lease runs out instead.
+          this.log.error({ err, table: q.table, id: job.id }, 'worker job failed');
+          await release(this.db, q.table, this.id, [job.id]).catch(() => {});
+        })
+        .finally(() => {
+          this.inFlight.delete(key);
+          this.settled?.();
+        });
+      this.inFlight.set(key, p);
+    }
+    return ids.length;
+  }
+
+  private async deliverWebhook(d: DeliveryToSend): Promise<void> {
+    if (d.deleted_at || !d.is_active) return abandon(this.db, this.id, d, 'Subscription removed');
+    const attempt = d.attempts + 1;
+    const stored = fromJson<StoredPayload>(d.payload)!;
+    // SPEC "Webhook events" payload; D16 meta.link; webhook_id the same on every attempt.
+    const body = JSON.stringify({
+      event: stored.event,
+      workspace_id: stored.workspace_id,
+      timestamp: stored.timestamp,
+      data: stored.data,
+      meta: { webhook_id: d.webhook_id, delivery_attempt: attempt, link: `${this.config.publicUrl}${stored.link_path}` },
+    });
+    // D15 headers.
+    const result = await httpPost(
+      d.webhook_url,
+      body,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'Fieldwork-Webhooks/1.0',
+        'x-service-signature': sign(d.secret, body),
+        'x-service-event': d.event,
+        'x-service-delivery': d.webhook_id,
+        'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+      },
+      { timeoutMs: this.config.webhookTimeout, allowPrivate: this.config.webhookAllowPrivateUrls },
+    );
+    // WEBHOOK_RETRY_SCHEDULE holds the delays before attempts 2..5.
+    const retryInMs = result.ok || attempt >= d.max_attempts ? null : retryDelay(this.config.webhookRetrySchedule, attempt);
+    await recordAttempt(this.db, this.id, d, { attempt, retryInMs, ...result });
+    if (!result.ok) this.log.warn({ delivery: d.id, attempt, status: result.statusCode, error: result.error }, 'webhook attempt failed');
+  }
+
+  /** One attempt of a customer email or SMS; temporary failures are retried on MESSAGE_RETRY_SCHEDULE. */
+  private async sendMessage(m: MessageToSend): Promise<void> {
+    const result = await this.senders.send(m);
+    const attempt = m.attempts + 1;
+    if (result.status === 'failed' && result.temporary && attempt < MAX_MESSAGE_ATTEMPTS) {
+      await recordOutcome(this.db, this.id, m, { status: 'retry', error: result.error, retryInMs: retryDelay(this.config.messageRetrySchedule, attempt) });
+    } else {
+      await recordOutcome(this.db, this.id, m, { status: result.status, error: result.status === 'sent' ? null : result.error });
+    }
+    if (result.status === 'failed') this.log.warn({ message: m.id, channel: m.channel, attempt, error: result.error }, 'message attempt failed');
   }
 }

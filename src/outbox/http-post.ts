@@ -4,9 +4,10 @@ import https from 'node:https';
 import net from 'node:net';
 import { guardedLookup, hostOf, isPrivateAddress, PrivateAddressError } from './url-guard.ts';
 
-// One HTTP POST of a webhook delivery. Whatever the subscriber does (hangs,
-// answers 500, redirects, streams 50 MB, resets the connection) the result is
-// one small record and the worker moves on.
+// One HTTP POST by the worker: a webhook delivery, or an SMS handed to an HTTP
+// provider. Whatever the other side does (hangs, answers 500, redirects, streams
+// 50 MB, resets the connection) the result is one small record and the worker
+// moves on.
 
 /** The most of a response body that is read; the rest is cut off (a 50 MB answer is never buffered). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -33,7 +34,7 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 }),
 };
 
-export function postWebhook(target: string, body: string, headers: Record<string, string>, opts: PostOptions): Promise<PostResult> {
+export function httpPost(target: string, body: string, headers: Record<string, string>, opts: PostOptions): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
