@@ -7,6 +7,7 @@ import { type Io, messageOf, processIo, setIo } from './common.ts';
 import { customFieldCommand } from './custom-field.ts';
 import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
+import { messagesCommand } from './messages.ts';
 import { migrateCommand } from './migrate.ts';
 import { userCommand } from './user.ts';
 import { webhookCommand } from './webhook.ts';
@@ -23,6 +24,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(workerCommand());
   program.addCommand(webhookCommand());
   program.addCommand(customFieldCommand());
+  program.addCommand(messagesCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {
