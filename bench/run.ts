@@ -12,7 +12,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
 const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
-const info = JSON.parse(first) as { bare: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; dialect: string };
+const info = JSON.parse(first) as { bare: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; dialect: string };
 const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
 interface Scenario {
@@ -45,6 +45,12 @@ const scenarios: Scenario[] = [
     body: JSON.stringify({ apiKey: info.formKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'web@example.test', phone: '+15550100', description: 'Leaking tap in the kitchen' } }),
   },
   { name: 'GET /api/v1/quotes?status=awaiting_response', url: `${info.app}/api/v1/quotes?status=awaiting_response` },
+  {
+    name: 'POST /api/v1/notifications quote_to_customer (queues the email)',
+    url: `${info.app}/api/v1/notifications`,
+    method: 'POST',
+    body: JSON.stringify({ type: 'quote_to_customer', module_id: info.sentQuoteId }),
+  },
   ...(process.env.BENCH_EXTRA ? (JSON.parse(process.env.BENCH_EXTRA) as Scenario[]) : []),
 ];
 

@@ -11,7 +11,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
-import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspace.service.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
 
@@ -42,9 +42,16 @@ for (let i = 0; i < Number(process.env.BENCH_QUOTES ?? 3000); i++) {
   if (q.status === 'draft') quoteIds.push(q.id);
 }
 
+// A quote to send to its customer (POST /notifications): after the first send it stays
+// awaiting_response, so every later one is the steady path: render, count, queue.
+const sent = await database.db.transaction().execute((trx) =>
+  createQuote(trx, workspace.id, owner.user_id, { name: 'Sent quote', contact_id: contactId, line_items: lineItems, tax_rate: 8 }),
+);
+await setWorkspace(database.db, workspace.id, { email_allowance: '100000000' });
+
 // A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
 const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM_RATE_LIMIT: '100000000/1h', LOG_LEVEL: 'warn' });
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
-console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, workspaceId: workspace.id, dialect: database.dialect }));
+console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));

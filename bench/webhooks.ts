@@ -4,13 +4,7 @@
 // every one (fan-out, claims, signed POSTs, attempt log and status writes included).
 // The subscriber runs in its own process, answering 200 at once.
 // BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL (a scratch database is created and dropped).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -18,59 +12,21 @@ import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
 import { emit } from '../src/outbox/emit.ts';
 import { Worker } from '../src/outbox/worker.ts';
+import { scratchDatabase, startReceiver } from './scratch.ts';
 
 const events = Number(process.env.BENCH_EVENTS ?? 2000);
-const pgBase = process.env.BENCH_DATABASE_URL;
 
-// The database: a temporary SQLite file, or a scratch PostgreSQL database.
-let url: string;
-let cleanup: () => Promise<void>;
-if (pgBase) {
-  const name = `fieldwork_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const u = new URL(pgBase);
-  u.pathname = `/${name}`;
-  url = u.toString();
-  cleanup = async () => {
-    // Not `with (force)`: the pool's last connections may still be closing; wait for them instead.
-    for (let i = 0; ; i++) {
-      try {
-        await admin.query(`drop database if exists "${name}"`);
-        break;
-      } catch (err) {
-        if (i === 50) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    await admin.end();
-  };
-} else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-'));
-  url = `sqlite:${path.join(dir, 'bench.db')}`;
-  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-}
+const { url, cleanup } = await scratchDatabase();
 
 // The subscriber, in its own process: counts POSTs, answers 200.
-const receiver = spawn(
-  process.execPath,
-  [
-    '-e',
-    `const http = require('node:http'); let n = 0;
-     const s = http.createServer((q, r) => { q.resume(); q.on('end', () => { n++; r.end('ok'); }); });
-     s.keepAliveTimeout = 60000;
-     s.listen(0, '127.0.0.1', () => console.log(s.address().port));
-     setInterval(() => console.log('count ' + n), 50);`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+const receiver = await startReceiver(
+  `const http = require('node:http'); let n = 0;
+   const s = http.createServer((q, r) => { q.resume(); q.on('end', () => { n++; r.end('ok'); }); });
+   s.keepAliveTimeout = 60000;
+   s.listen(0, '127.0.0.1', () => console.log(s.address().port));
+   setInterval(() => console.log('count ' + n), 50);`,
 );
-const lines = readline.createInterface({ input: receiver.stdout! });
-const port = await new Promise<string>((resolve) => lines.once('line', resolve));
-let received = 0;
-lines.on('line', (line) => {
-  if (line.startsWith('count ')) received = Number(line.slice(6));
-});
+const port = receiver.port;
 
 const database = createDb(url);
 await migrate(database);
@@ -113,12 +69,12 @@ const config = loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', 
 const worker = new Worker({ db, dialect: database.dialect, config, pollMs: 20 });
 const started = performance.now();
 worker.start();
-while (received < events) await new Promise((r) => setTimeout(r, 10));
+while (receiver.received() < events) await new Promise((r) => setTimeout(r, 10));
 const seconds = (performance.now() - started) / 1000;
 await worker.stop();
 const failed = await db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'delivered').execute();
 
-receiver.kill();
+receiver.child.kill();
 await database.close();
 await cleanup();
 
