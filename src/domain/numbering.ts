@@ -19,3 +19,25 @@ export async function nextNumber(trx: Kysely<DB>, workspaceId: number, kind: Num
     .executeTakeFirstOrThrow();
   return Number(row.value);
 }
+
+/**
+ * Counts one more `kind` unless the count has reached `limit`: true when counted.
+ * The same counter row as nextNumber, so concurrent callers queue on it and never
+ * pass the limit; a refused call leaves the count as it was (SPEC Notifications
+ * rule 4: a raised allowance frees exactly what it adds).
+ */
+export async function countWithin(trx: Kysely<DB>, workspaceId: number, kind: NumberKind, limit: number): Promise<boolean> {
+  if (limit < 1) return false;
+  const row = await trx
+    .insertInto('counters')
+    .values({ workspace_id: workspaceId, kind, value: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'kind'])
+        .doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) }))
+        .where('counters.value', '<', limit),
+    )
+    .returning('value')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { nextNumber } from '../../domain/numbering.ts';
+import { countWithin, nextNumber } from '../../domain/numbering.ts';
 import { propertyRef } from '../../domain/related.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -52,19 +52,25 @@ interface Target {
   prepare(trx: Kysely<DB>, auth: AuthContext, id: number, w: Workspace): Promise<Prepared>;
 }
 
-/** D19, SPEC Errors: the recipient must be a contact with an email address. */
-async function customerOf(trx: Kysely<DB>, workspaceId: number, contactId: number | null, resource: string): Promise<Customer> {
-  const contact =
-    contactId === null
-      ? undefined
-      : await trx
-          .selectFrom('contacts')
-          .select(['id', 'first_name', 'last_name', 'email', 'phone', 'info'])
-          .where('workspace_id', '=', workspaceId)
-          .where('id', '=', contactId)
-          .executeTakeFirst();
-  if (!contact?.email) throw new AppError(400, `${resource} has no contact with an email address`);
-  return { ...contact, email: contact.email };
+/**
+ * D19, SPEC Errors: the recipient is the first of `contactIds` (in order of
+ * preference) that is a contact with an email address; none is 400.
+ */
+async function customerOf(trx: Kysely<DB>, workspaceId: number, contactIds: (number | null | undefined)[], resource: string): Promise<Customer> {
+  const ids = contactIds.filter((id): id is number => typeof id === 'number');
+  const found = ids.length
+    ? await trx
+        .selectFrom('contacts')
+        .select(['id', 'first_name', 'last_name', 'email', 'phone', 'info'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .execute()
+    : [];
+  for (const id of ids) {
+    const contact = found.find((c) => c.id === id);
+    if (contact?.email) return { ...contact, email: contact.email };
+  }
+  throw new AppError(400, `${resource} has no contact with an email address`);
 }
 
 const today = (w: Workspace) => zonedDate(Date.now(), w.timezone);
@@ -95,7 +101,7 @@ const TARGETS: Record<NotificationType, Target> = {
       const row = await quotes.find(trx, w.id, id, { lock: true });
       if (!row) throw notFound('Quote');
       const quote = quoteOf(row);
-      const customer = await customerOf(trx, w.id, quote.contact_id, 'Quote');
+      const customer = await customerOf(trx, w.id, [quote.contact_id], 'Quote');
       if (!KEEPS_QUOTE.includes(quote.status)) await updateQuote(trx, w.id, auth.userId, id, { status: 'awaiting_response' });
       return {
         customer,
@@ -119,7 +125,7 @@ const TARGETS: Record<NotificationType, Target> = {
       const row = await invoices.find(trx, w.id, id, { lock: true });
       if (!row) throw notFound('Invoice');
       const invoice = invoiceOf(row);
-      const customer = await customerOf(trx, w.id, invoice.contact_id, 'Invoice'); // D32
+      const customer = await customerOf(trx, w.id, [invoice.contact_id], 'Invoice'); // D32
       if (!KEEPS_INVOICE.includes(invoice.status)) await updateInvoice(trx, w.id, id, { status: 'sent' });
       return {
         customer,
@@ -141,13 +147,13 @@ const TARGETS: Record<NotificationType, Target> = {
     async prepare(trx, _auth, id, w) {
       const event = await findEvent(trx, w.id, id);
       if (!event) throw notFound('Event');
-      // D19: the contact of the event's job, or else of its request.
+      // D19: the contact of the event's job, or else (none, or none with an email) of its request.
       const parent = (table: 'jobs' | 'requests', parentId: number | null) =>
         parentId === null
           ? undefined
           : trx.selectFrom(table).select(['contact_id', 'property_id']).where('workspace_id', '=', w.id).where('id', '=', parentId).executeTakeFirst();
       const [job, request] = await Promise.all([parent('jobs', event.job_id), parent('requests', event.request_id)]);
-      const customer = await customerOf(trx, w.id, job?.contact_id ?? request?.contact_id ?? null, 'Event');
+      const customer = await customerOf(trx, w.id, [job?.contact_id, request?.contact_id], 'Event');
       const property = await propertyRef(trx, w.id, job?.property_id ?? request?.property_id ?? null);
       const a = property?.address;
       const time = event.all_day ? 'all day' : event.start_time ? [event.start_time, event.end_time].filter(Boolean).join(' to ') : '';
@@ -168,15 +174,15 @@ const TARGETS: Record<NotificationType, Target> = {
 
 /**
  * SPEC Notifications rules 4 and 5: why this email stays in the log unsent, or
- * undefined to send it. The month's emails are counted on a D13-style counter
- * row, so concurrent sends never exceed the allowance, and the admins hear of
+ * undefined to send it. The month's emails are counted on a counter row (as D13's
+ * numbers), so concurrent sends never pass the allowance, and the admins hear of
  * it once a month (the first email past it).
  */
 async function emailBlocked(trx: Kysely<DB>, w: Workspace, settings: Settings, type: NotificationType): Promise<string | undefined> {
   if (settings[`notifications.${type}.email`] === false) return `email for ${type} is turned off (notifications.${type}.email)`;
   const month = today(w).slice(0, 7);
   const allowance = Number(settings.email_allowance);
-  if ((await nextNumber(trx, w.id, `emails:${month}`)) <= allowance) return undefined;
+  if (await countWithin(trx, w.id, `emails:${month}`, allowance)) return undefined;
   if ((await nextNumber(trx, w.id, `allowance-notice:${month}`)) === 1) {
     await notifyRoles(trx, w.id, 'email_allowance_used_up', ADMINS, null, { month, email_allowance: allowance, plan: settings.plan });
   }

@@ -113,10 +113,10 @@ function fillText(template: string, values: Record<string, string>): string {
     .trim();
 }
 
-/** One line, no control characters: it becomes a header or an SMS. */
+/** One line, no control or line-separator characters: it becomes a header or an SMS. */
 const oneLine = (s: string, max: number) =>
   s
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, max);
@@ -157,13 +157,13 @@ export function render(type: NotificationType, values: Record<string, string>, s
 
 // Values as a customer reads them.
 
-/** 1234.5 in `usd` -> "$1,234.50"; no or an unknown currency -> "1,234.50" (+ its code). */
+/** 1234.5 in `usd` -> "$1,234.50"; a code Intl has no symbol for -> "XYZ 1,234.50"; none -> "1,234.50". */
 export function formatMoney(amount: number, currency: string | null): string {
   if (currency) {
     try {
       return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
     } catch {
-      // not an ISO currency Intl knows: fall through
+      // not a well-formed currency code: its text follows the amount
     }
   }
   const plain = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
