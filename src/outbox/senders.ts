@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.ts';
 import { fromJson } from '../db/json.ts';
 import { httpPost } from './http-post.ts';
@@ -37,14 +38,27 @@ export class Senders {
   /** Without SMTP_URL the message stays in the log, marked not sent (OPERATOR.md). */
   private async email(m: MessageToSend): Promise<SendResult> {
     if (!this.config.smtpUrl) return { status: 'not_sent', error: 'SMTP_URL is not set: kept in the message log, not sent' };
-    this.transport ??= nodemailer.createTransport({
-      url: this.config.smtpUrl,
-      connectionTimeout: this.config.messageTimeout,
-      greetingTimeout: this.config.messageTimeout,
-      socketTimeout: this.config.messageTimeout,
+    // An SMTPTransport, not createTransport({url, ...}): given a `url`, createTransport
+    // keeps only what the URL says and drops the timeouts.
+    this.transport ??= nodemailer.createTransport(
+      new SMTPTransport({
+        url: this.config.smtpUrl,
+        connectionTimeout: this.config.messageTimeout,
+        greetingTimeout: this.config.messageTimeout,
+        socketTimeout: this.config.messageTimeout,
+      }),
+    );
+    // nodemailer times each step; one budget for the whole attempt keeps it inside the
+    // worker's lease (3 x MESSAGE_TIMEOUT + 5 s, worker.ts) even against a server that drips bytes.
+    let deadline: NodeJS.Timeout | undefined;
+    const overdue = new Promise<never>((_, reject) => {
+      deadline = setTimeout(
+        () => reject(Object.assign(new Error(`no answer within ${2 * this.config.messageTimeout} ms`), { code: 'ETIMEDOUT' })),
+        2 * this.config.messageTimeout,
+      );
     });
     try {
-      await this.transport.sendMail({
+      const sending = this.transport.sendMail({
         from: this.config.mailFrom,
         to: m.recipient,
         subject: m.subject ?? '',
@@ -53,9 +67,13 @@ export class Senders {
         // The same on every attempt: a copy sent twice (at least once) is recognisable.
         messageId: `<${m.message_id}@fieldwork>`,
       });
+      sending.catch(() => {}); // settles after the deadline when the deadline won
+      await Promise.race([sending, overdue]);
       return { status: 'sent' };
     } catch (err) {
       return smtpFailure(err);
+    } finally {
+      clearTimeout(deadline);
     }
   }
 

@@ -108,7 +108,7 @@ export class Worker {
       queue({
         table: 'messages',
         ready: (now) => sql`status = 'queued' and next_attempt_at <= ${now}`,
-        leaseMs: opts.config.messageTimeout * 3 + 5_000, // SMTP: connection, greeting and each command have the timeout
+        leaseMs: opts.config.messageTimeout * 3 + 5_000, // an attempt takes at most 2 x MESSAGE_TIMEOUT (senders.ts)
         load: (ids) => loadMessages(this.db, this.id, ids),
         handle: (m) => this.sendMessage(m),
       }),
