@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { runDaily } from '../../outbox/schedule.ts';
+import { Worker } from '../../outbox/worker.ts';
+import { waitFor } from '../../../test/webhook-receiver.ts';
 import { setUser } from '../users/users.service.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { APPOINTMENTS_SOON_JOB, remindAppointmentsSoon, runAppointmentsSoon } from './appointments-soon.ts';
@@ -207,5 +209,25 @@ describe('appointments_soon', () => {
     assert.deepEqual(await runs(bad.workspace.id), [{ run_date: '2031-12-01' }]);
     assert.deepEqual(await reminded(bad, b.user_id), [badEvent]);
     assert.deepEqual(await reminded(good, g.user_id), [goodEvent]);
+  });
+
+  // Last: it runs on the real clock, so the worker's pass also takes today's run of
+  // the other tests' workspaces (their events are years away).
+  test("the worker's loop runs the job; a restarted worker does not run it again the same day", async () => {
+    const ws = await workspace(); // UTC
+    const user = await seedUser(t.db, ws.workspace.id);
+    const start = new Date(Date.now() + 2 * 3_600_000).toISOString(); // in two hours, UTC wall clock
+    const id = await event(ws.api, start.slice(0, 10), start.slice(11, 16), [user.user_id]);
+    const worker = () => new Worker({ db: t.db, dialect: t.database.dialect, config: t.config, pollMs: 20, scheduleMs: 50 });
+    const first = worker();
+    first.start();
+    await waitFor('the reminder', async () => (await reminded(ws, user.user_id)).length > 0);
+    await first.stop();
+    const second = worker(); // a restart: a new process would be the same
+    second.start();
+    await new Promise((r) => setTimeout(r, 300)); // several scheduled passes
+    await second.stop();
+    assert.deepEqual(await reminded(ws, user.user_id), [id]);
+    assert.equal((await runs(ws.workspace.id)).length, 1);
   });
 });
