@@ -288,6 +288,26 @@ describe('fieldwork CLI: the real binary', () => {
     assert.equal(w?.about, 'We fix pipes');
   });
 
+  test('workspace set: plan tiers, message templates checked against their placeholders (F49, F50)', async () => {
+    const { workspace } = await createWorkspace(db, { name: 'Tiers', owner: { email: 'tiers@acme.test' } });
+    const id = String(workspace.id);
+    const free = await json(url, ['workspace', 'set', '--workspace', id, 'plan=free', 'templates.quote_to_customer.subject=Quote {{number}} from {{business_name}}']);
+    assert.equal(free.settings.plan, 'free');
+    assert.equal(free.settings.email_allowance, 100, 'the plan gives the allowance');
+    assert.equal(free.settings['templates.quote_to_customer.subject'], 'Quote {{number}} from {{business_name}}');
+    const own = await json(url, ['workspace', 'set', '--workspace', id, 'email_allowance=7']);
+    assert.equal(own.settings.email_allowance, 7, 'an explicit allowance wins over the plan');
+
+    const [placeholder, part] = await Promise.all([
+      spawnCli(url, ['workspace', 'set', '--workspace', id, 'templates.quote_to_customer.text=Hi {{nickname}}', '--json']),
+      spawnCli(url, ['workspace', 'set', '--workspace', id, 'templates.quote_to_customer.footer=x', '--json']),
+    ]);
+    assertFails(placeholder, /unknown placeholder \{\{nickname\}\}/);
+    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder>\.<subject\|text\|html\|sms>/);
+    const settings = JSON.parse((await findWorkspace(db, workspace.id))!.settings!);
+    assert.equal(settings['templates.quote_to_customer.text'], undefined, 'a refused set changes nothing');
+  });
+
   let memberId: string;
   test('user add and user set --json', async () => {
     const added = await json(url, [
