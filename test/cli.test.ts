@@ -1,7 +1,6 @@
 // The `fieldwork` command line (OPERATOR.md "Command line"): the real binary,
 // spawned against a real database, plus its pure parts in-process.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,26 +16,10 @@ import { checkWorkspaceField } from '../src/cli/workspace.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/schema.ts';
 import { createWorkspace, findWorkspace } from '../src/modules/workspace/workspace.service.ts';
-import { testDatabase } from './helpers.ts';
+import { type CliRun, spawnCli, testDatabase } from './helpers.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-const bin = path.join(root, 'bin', 'fieldwork.js');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs `fieldwork ...args` as the operator would. */
-function spawnCli(url: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** A --json run that must succeed: its one JSON object. */
 async function json(url: string, args: string[]) {
@@ -48,7 +31,7 @@ async function json(url: string, args: string[]) {
 }
 
 /** A run that must fail: non-zero, nothing on stdout, one clean message on stderr. */
-function assertFails(r: Run, message: RegExp) {
+function assertFails(r: CliRun, message: RegExp) {
   assert.notEqual(r.code, 0);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, message);

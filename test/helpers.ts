@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -144,4 +145,21 @@ export type Client = ReturnType<typeof client>;
 export async function outboxEvents(db: Kysely<DB>, workspaceId: number) {
   const rows = await db.selectFrom('outbox').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
   return rows.map((r) => ({ event: r.event, ...(JSON.parse(r.payload) as { data: { id: number } & Record<string, unknown> }) }));
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `fieldwork ...args` binary against a database, as an operator would. */
+export function spawnCli(url: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const root = path.resolve(import.meta.dirname, '..');
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(root, 'bin', 'fieldwork.js'), ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env } }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

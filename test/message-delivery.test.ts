@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setWorkspace } from '../src/modules/workspace/workspace.service.ts';
 import { MAX_MESSAGE_ATTEMPTS } from '../src/outbox/messages.ts';
 import { Worker } from '../src/outbox/worker.ts';
-import { buildTestApp, client, outboxEvents, seedWorkspace, type TestApp } from './helpers.ts';
+import { buildTestApp, type CliRun, client, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
 import {
   closedPort,
   leaves,
@@ -27,8 +25,6 @@ import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
 // `messages` row records what happened.
 
 type Ws = Awaited<ReturnType<typeof seedWorkspace>>;
-const root = path.resolve(import.meta.dirname, '..');
-const bin = path.join(root, 'bin', 'fieldwork.js');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
@@ -57,20 +53,7 @@ const MESSAGE_FIELDS = [
   'type',
 ];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function spawnCli(url: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('message delivery', () => {
   let t: TestApp;
@@ -681,7 +664,7 @@ describe('message delivery', () => {
     const url = t.url;
     const base = ['messages', '--workspace', String(ws.workspace.id)];
 
-    const jsonOf = (r: Run) => {
+    const jsonOf = (r: CliRun) => {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, '');
       assert.equal(r.stdout.trim().split('\n').length, 1, 'exactly one line of JSON');

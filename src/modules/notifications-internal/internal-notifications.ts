@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Preferences } from '../users/users.service.ts';
-import { findWorkspace, INTERNAL_NOTIFICATIONS, settingsOf } from '../workspace/workspace.service.ts';
+import { findWorkspace, type INTERNAL_NOTIFICATIONS, settingsOf } from '../workspace/workspace.service.ts';
 
 // SPEC "Internal notifications", D22: team-facing notifications, stored one row per
 // recipient user and read with `fieldwork inbox`.

@@ -116,6 +116,7 @@ function fillText(template: string, values: Record<string, string>): string {
 /** One line, no control or line-separator characters: it becomes a header or an SMS. */
 const oneLine = (s: string, max: number) =>
   s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -172,7 +172,7 @@ export const INTERNAL_NOTIFICATIONS = [
 ] as const;
 
 const BOOL_KEY = new RegExp(
-  `^(sms_plan|notifications\\.(quote_to_customer|invoice_to_customer|appointment_reminder)\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`,
+  `^(sms_plan|notifications\\.(${NOTIFICATION_TYPES.join('|')})\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`,
 );
 
 /** Validates one `workspace set` value against the settings it may name. */
