@@ -715,7 +715,7 @@ describe('POST /notifications', () => {
     assert.equal((await messages(w, 'email')).length, 1, 'the email goes too');
   });
 
-  test('rule 2: any one condition missing means no sms and the very same response', async () => {
+  test('rule 2: with one condition missing, no sms and the very same response', async () => {
     const variants: [string, Record<string, string>, Body][] = [
       ['all four (control)', SMS_ON, CONSENT],
       ['sms_provider none', { ...SMS_ON, sms_provider: 'none' }, CONSENT],
