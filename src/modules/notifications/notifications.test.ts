@@ -664,6 +664,16 @@ describe('POST /notifications', () => {
     assert.equal((await messages(w))[4].status, 'not_sent', 'two of two used');
   });
 
+  test('an allowance of 0 sends no email at all; a plan must be a short lowercase name', async () => {
+    const w = await workspace({ email_allowance: '0' });
+    assert.equal((await send(w, 'quote_to_customer', (await makeQuote(w)).id)).status, 201);
+    const [row] = await messages(w);
+    assert.equal(row.status, 'not_sent');
+    assert.match(row.error ?? '', /allowance \(0\)/);
+    await assert.rejects(setWorkspace(t.db, w.id, { plan: 'Gold Plan!' }), /plan must be a short lowercase name/);
+    assert.equal(settingsOf(await t.db.selectFrom('workspaces').select('settings').where('id', '=', w.id).executeTakeFirstOrThrow()).plan, 'standard');
+  });
+
   test('D29: a 404 or 400 does not use up the allowance', async () => {
     const w = await workspace({ email_allowance: '1' });
     const noContact = await makeQuote(w, { contact_id: null });
