@@ -7,12 +7,13 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { AppContext, RouteEntry } from './http/context.ts';
-import { registerErrorHandler } from './http/errors.ts';
-import { v1 } from './http/v1.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { KeyAuthenticator } from './http/auth.ts';
+import { authenticated } from './http/authenticated.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { filesRoutes } from './storage/files-routes.ts';
+import { filesRoutes } from './modules/uploads/files.routes.ts';
 import { intakeRoutes } from './modules/intake/intake.routes.ts';
 
 export interface AppDeps {
@@ -40,7 +41,9 @@ export async function buildApp({ config, database, redis = null, logger = true }
     },
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const ctx: AppContext = { db: database.db, dialect: database.dialect, config };
+  const authenticator = KeyAuthenticator.forDatabase(database);
+  app.addHook('onClose', () => authenticator.close());
+  const ctx: AppContext = { db: database.db, dialect: database.dialect, config, authenticator };
 
   // Every route, as registered: the OpenAPI completeness test reads it.
   const routeTable: RouteEntry[] = [];
@@ -86,15 +89,18 @@ export async function buildApp({ config, database, redis = null, logger = true }
     }
   });
 
-  await app.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
-  await app.register(
-    async (api) => {
-      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      await v1(api, { ctx, redis, modules });
-    },
-    { prefix: '/api/v1' },
-  );
-  await app.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // SPEC: not under /api/v1
+  await app.register(async (api) => {
+    await authenticated(api, { authenticator, redis, limit: config.apiRateLimit });
+    await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
+    await api.register(
+      async (v1) => {
+        v1.get('/openapi.json', { config: { public: true, unlimited: true }, schema: { hide: true } }, async () => app.swagger());
+        for (const module of modules) await v1.register(module, ctx);
+      },
+      { prefix: '/api/v1' },
+    );
+    await api.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // not under /api/v1
+  });
   await app.register(intakeRoutes, { ...ctx, redis }); // SPEC: /api/requests, /api/forms/embed-request, /embed/form.js
   return app;
 }

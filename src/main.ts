@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDb } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { dailyJobs } from './modules/daily-jobs.ts';
 import { Worker } from './outbox/worker.ts';
 import { connectRedis } from './redis.ts';
 
@@ -17,7 +18,7 @@ if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://loc
 app.log.info(`Fieldwork listening on ${address}`);
 
 // WORKER=embedded: this process also delivers webhooks; with `off`, `fieldwork worker` processes do.
-const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log }) : null;
+const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs }) : null;
 worker?.start();
 
 let stopping = false;

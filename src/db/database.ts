@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The DATABASE_URL it was opened with (a LISTEN connection opens its own). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export function createDb(url: string): Database {
     // database): the pool replaces it; unhandled, the error would end the process.
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -44,7 +46,7 @@ export function createDb(url: string): Database {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return { db, dialect: 'sqlite', url, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { locked } from '../domain/statuses.ts';
+import { locked } from './locks.ts';
 import type { DB } from './schema.ts';
 
 /** Tables with an integer `id` and a `workspace_id`, written through the generic CRUD pattern. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { ValidationError } from '../http/errors.ts';
+import { ValidationError } from '../kernel/errors.ts';
 import { computeTotals, normalizeLineItems, type PricingTerms, type TotalsItem } from './line-items.ts';
 
 const item = (quantity: number, unitPrice: number, extra: Partial<TotalsItem> = {}): TotalsItem => ({

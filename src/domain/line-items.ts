@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
-import type { DB } from '../db/schema.ts';
-import { type Detail, ValidationError } from '../http/errors.ts';
-import { Id, Nullable, Text, Uuid } from '../http/schemas.ts';
+import { type Detail, ValidationError } from '../kernel/errors.ts';
+import { Id, Nullable, Text, Uuid } from '../kernel/schemas.ts';
 
 // Line items and the pricing every priced document shares (quotes, jobs,
 // invoices, quote templates): one schema, one totals function (D7, D25), one
@@ -226,10 +224,11 @@ export function pricingOf(row: Pricing): Pricing {
 
 /**
  * The pricing after a write: `current` (null on create) with the body's fields
- * applied, the tax preset copied (D8) and the total computed (D7) unless given.
+ * applied, the tax preset's rate (`presetRate`, when `tax_rate_id` names one) copied
+ * (D8) and the total computed (D7) unless given.
  * Throws the D4 validation error, before anything is written.
  */
-export async function resolvePricing(db: Kysely<DB>, workspaceId: number, current: Pricing | null, input: PricingInput): Promise<Pricing> {
+export function applyPricing(current: Pricing | null, input: PricingInput, presetRate: number | undefined): Pricing {
   const next: Pricing = { ...(current ?? DEFAULT_PRICING) };
   if (input.line_items !== undefined) next.line_items = normalizeLineItems(input.line_items);
   if (input.discount !== undefined) next.discount = input.discount;
@@ -241,19 +240,9 @@ export async function resolvePricing(db: Kysely<DB>, workspaceId: number, curren
   if (input.total !== undefined) next.total = input.total;
 
   let rateCopied = false;
-  if (input.tax_rate_id !== undefined && input.tax_rate_id !== null) {
-    const preset = await db
-      .selectFrom('tax_rates')
-      .select('rate')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', input.tax_rate_id)
-      .executeTakeFirst();
-    // D8 + D11: an unknown (or another workspace's) preset is 400.
-    if (!preset) throw new ValidationError([{ path: ['tax_rate_id'], message: `tax_rate_id ${input.tax_rate_id} does not exist` }]);
-    if (input.tax_rate === undefined) {
-      next.tax_rate = Number(preset.rate); // D8
-      rateCopied = true;
-    }
+  if (presetRate !== undefined && input.tax_rate === undefined) {
+    next.tax_rate = presetRate; // D8
+    rateCopied = true;
   }
 
   const details: Detail[] = [];

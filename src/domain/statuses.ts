@@ -1,6 +1,3 @@
-import { type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
-import type { DB } from '../db/schema.ts';
-
 // SPEC "States and transitions": the allowed values; the first is the default.
 export const REQUEST_STATUSES = ['new', 'responded', 'overdue', 'rejected', 'archived'] as const;
 export const QUOTE_STATUSES = ['draft', 'awaiting_response', 'accepted', 'declined', 'expired', 'archived', 'awaiting_deposit'] as const;
@@ -15,12 +12,3 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** A write moved the record into `target` (D14, D16: effects fire on entering, not on staying). */
 export const enters = (before: string | null, after: string, target: string): boolean => after === target && before !== target;
 
-/**
- * Reads a row under a lock held until commit, so two writes of one record
- * (two accepts, two "mark paid") see each other's status: on PostgreSQL a
- * `FOR NO KEY UPDATE` (which does not block foreign-key checks of other rows);
- * SQLite runs one transaction at a time already.
- */
-export function locked<TB extends keyof DB, O>(db: Kysely<DB>, qb: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? qb.forNoKeyUpdate() : qb;
-}

@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { findKeyByHash, KEY_CHANGES_CHANNEL, touchKey } from '../db/api-keys.ts';
+import type { Database } from '../db/database.ts';
 import { fromJson } from '../db/json.ts';
-import { hashToken } from '../modules/keys/keys.service.ts';
-import { AppError } from './errors.ts';
+import { type Listener, listen } from '../db/listen.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError } from '../kernel/errors.ts';
+import { hashToken } from '../kernel/tokens.ts';
 
-/** Who is calling: the key, its workspace and its user (the acting user, SPEC Authentication 4). */
+/** Who is calling: the key, its workspace and its user (the acting user). */
 export interface AuthContext {
   keyId: number;
   /** The key's SHA-256, unique across databases: names its rate-limit counter in a shared Redis. */
@@ -17,7 +20,10 @@ export interface AuthContext {
 }
 
 const TOKEN = /^(wk_[A-Za-z0-9]{8}\.[A-Za-z0-9]{64}|[A-Za-z0-9]{64})$/;
+const BEARER = /^Bearer +(\S+)\s*$/;
 const LAST_USED_EVERY_MS = 60_000;
+const CACHE_MAX = 10_000;
+const CACHE_TTL_MS = 5 * 60_000;
 
 export const invalidKey = () => new AppError(401, 'Invalid API key');
 
@@ -25,16 +31,44 @@ export const invalidKey = () => new AppError(401, 'Invalid API key');
  * A bearer token -> its live key. D2/D28: no usable header is 401 "Missing
  * authorization header"; an unknown, revoked or malformed key 401 "Invalid API key";
  * a key without a user 403.
+ *
+ * On PostgreSQL live keys are cached in the process: a trigger announces every
+ * change of a key (revocation, its user removed, its workspace deleted) on a
+ * channel every process listens to, and each drops the key at once. While that
+ * connection is down nothing is cached, since a message may be lost. On SQLite
+ * the lookup is a prepared statement in the same process, cheaper than a cache.
  */
 export class KeyAuthenticator {
   // Per-process memory of the last `last_used_at` write, so a busy key costs one
   // write a minute, not one a request; the SQL condition covers other processes.
   private lastWritten = new Map<number, number>();
+  private cache = new Map<string, { auth: AuthContext; until: number }>();
+  /** Bumped by every change announced: a lookup that overlapped one is not cached. */
+  private generation = 0;
+  private listener: Listener | null = null;
 
   constructor(private db: Kysely<DB>) {}
 
+  /** Starts the cache where key changes are announced (PostgreSQL). */
+  static forDatabase(database: Database): KeyAuthenticator {
+    const authenticator = new KeyAuthenticator(database.db);
+    if (database.dialect === 'postgres') {
+      const forget = (hash?: string) => {
+        authenticator.generation++;
+        if (hash) authenticator.cache.delete(hash);
+        else authenticator.cache.clear();
+      };
+      authenticator.listener = listen(database.url, KEY_CHANGES_CHANNEL, (hash) => forget(hash), () => forget());
+    }
+    return authenticator;
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+  }
+
   async fromHeader(header: string | undefined): Promise<AuthContext> {
-    const m = /^Bearer +(\S+)\s*$/.exec(header ?? '');
+    const m = BEARER.exec(header ?? '');
     if (!m) throw new AppError(401, 'Missing authorization header');
     return this.fromToken(m[1]);
   }
@@ -42,15 +76,17 @@ export class KeyAuthenticator {
   async fromToken(token: string): Promise<AuthContext> {
     if (!TOKEN.test(token)) throw invalidKey();
     const keyHash = hashToken(token);
-    const key = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'workspace_id', 'user_id', 'scopes', 'type', 'legacy', 'revoked_at'])
-      .where('token_hash', '=', keyHash)
-      .executeTakeFirst();
+    const t = Date.now();
+    const cached = this.cache.get(keyHash);
+    if (cached && cached.until > t) {
+      this.touch(cached.auth.keyId, t);
+      return cached.auth;
+    }
+    const generation = this.generation;
+    const key = await findKeyByHash(this.db, keyHash);
     if (!key || key.revoked_at) throw invalidKey();
     if (!key.user_id) throw new AppError(403, 'API key must be associated with a user. Please recreate the key.');
-    this.touch(key.id);
-    return {
+    const auth: AuthContext = {
       keyId: key.id,
       keyHash,
       workspaceId: key.workspace_id,
@@ -59,30 +95,29 @@ export class KeyAuthenticator {
       type: key.type,
       legacy: Boolean(key.legacy),
     };
+    if (this.listener?.live && generation === this.generation) {
+      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(keyHash, { auth, until: t + CACHE_TTL_MS });
+    }
+    this.touch(key.id, t);
+    return auth;
   }
 
-  private touch(keyId: number): void {
-    const t = Date.now();
+  private touch(keyId: number, t: number): void {
     if (t - (this.lastWritten.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastWritten.set(keyId, t);
-    const at = new Date(t).toISOString();
-    const cutoff = new Date(t - LAST_USED_EVERY_MS).toISOString();
-    this.db
-      .updateTable('api_keys')
-      .set({ last_used_at: at })
-      .where('id', '=', keyId)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', cutoff)]))
-      .execute()
-      .catch(() => this.lastWritten.delete(keyId)); // try again on the next request
+    touchKey(this.db, keyId, new Date(t).toISOString(), new Date(t - LAST_USED_EVERY_MS).toISOString()).catch(() =>
+      this.lastWritten.delete(keyId), // try again on the next request
+    );
   }
 }
 
-/** `read` grants every `<x>:read`, `write` every `<x>:write` (SPEC Key types). */
+/** `read` grants every `<x>:read`, `write` every `<x>:write`. */
 export function hasScope(scopes: readonly string[], required: string): boolean {
   return scopes.includes(required) || scopes.includes(required.endsWith(':read') ? 'read' : 'write');
 }
 
-/** The one scope check. Uploads and comments word it differently (SPEC Errors). */
+/** The one scope check. Uploads and comments word it differently. */
 export function requireScope(auth: AuthContext, scope: string, wording: 'api' | 'module' = 'api'): void {
   if (hasScope(auth.scopes, scope)) return;
   throw new AppError(

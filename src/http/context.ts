@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import type { AuthContext } from './auth.ts';
-import type { ValidationStyle } from './errors.ts';
+import type { AuthContext, KeyAuthenticator } from './auth.ts';
+import type { ValidationStyle } from './error-handler.ts';
 
 /** What every module's routes and services are given. */
 export interface AppContext {
   db: Kysely<DB>;
   dialect: Dialect;
   config: Config;
+  /** The one key authenticator (and its cache) of this app. */
+  authenticator: KeyAuthenticator;
 }
 
 export interface RouteEntry {
@@ -25,8 +27,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope the route requires; `null` when the service checks it (uploads, comments). */
     scope?: string | null;
-    /** Routes outside key authentication (the OpenAPI document). */
+    /** Routes outside key authentication (the OpenAPI document, file URLs). */
     public?: boolean;
+    /** Routes outside the rate limit (the OpenAPI document). */
+    unlimited?: boolean;
     /** D4: the wording of a failed validation. */
     validation?: ValidationStyle;
     /** D5: path parameter -> the resource named when it is not an id. */

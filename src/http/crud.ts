@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { AuthContext } from './auth.ts';
-import type { ValidationStyle } from './errors.ts';
-import type { PageResult } from './list-query.ts';
-import { Deleted, IdParams, Ok, Page } from './schemas.ts';
+import type { ValidationStyle } from './error-handler.ts';
+import type { PageResult } from '../db/list-query.ts';
+import { Deleted, IdParams, Ok, Page } from '../kernel/schemas.ts';
 
 /** What a resource's service offers the generic CRUD routes. */
 export interface CrudService<Q, C, U, Item, Detail> {

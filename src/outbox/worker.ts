@@ -5,7 +5,6 @@ import type { Config } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { fromJson } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
-import { runAppointmentsSoon } from '../modules/notifications-internal/appointments-soon.ts';
 import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
 import { httpPost, sign } from './http-post.ts';
@@ -24,6 +23,9 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
+/** A daily job's pass over the workspaces whose local day has begun (see schedule.ts `runDaily`); returns how many it ran. */
+export type DailyJob = (db: Kysely<DB>, nowMs: number, log?: WorkerLog) => Promise<number>;
+
 export interface WorkerOptions {
   db: Kysely<DB>;
   dialect: Dialect;
@@ -39,6 +41,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How often the daily jobs look for workspaces whose local day has begun. */
   scheduleMs?: number;
+  /** The daily jobs, given by whoever starts the worker (src/modules/daily-jobs.ts). */
+  daily?: readonly DailyJob[];
 }
 
 /** What the outbox holds for an event (emit.ts); the delivery adds `meta`. */
@@ -80,6 +84,7 @@ export class Worker {
   private readonly concurrency: number;
   private readonly pollMs: number;
   private readonly scheduleMs: number;
+  private readonly daily: readonly DailyJob[];
   private readonly senders: Senders;
   private readonly queues: Queue[];
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -96,6 +101,7 @@ export class Worker {
     this.concurrency = opts.concurrency ?? 32;
     this.pollMs = opts.pollMs ?? 200;
     this.scheduleMs = opts.scheduleMs ?? 60_000;
+    this.daily = opts.daily ?? [];
     this.senders = new Senders(opts.config);
     this.queues = [
       queue({
@@ -146,9 +152,11 @@ export class Worker {
     return found;
   }
 
-  /** The daily jobs' pass (D22 `appointments_soon`); the loop runs it every `scheduleMs`. */
-  runScheduled(nowMs = Date.now()): Promise<number> {
-    return runAppointmentsSoon(this.db, nowMs, this.log);
+  /** The daily jobs' pass (e.g. D22 `appointments_soon`); the loop runs it every `scheduleMs`. */
+  async runScheduled(nowMs = Date.now()): Promise<number> {
+    let ran = 0;
+    for (const job of this.daily) ran += await job(this.db, nowMs, this.log);
+    return ran;
   }
 
   /** Resolves once every job started so far has finished. */

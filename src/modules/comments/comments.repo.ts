@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { CommentQuery } from './comments.schemas.ts';
 
 const COLUMNS = [

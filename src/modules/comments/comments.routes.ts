@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { Deleted, IdParams, Ok, Page } from '../../http/schemas.ts';
+import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Nullable, Timestamp, Uuid } from '../../kernel/schemas.ts';
 import { MODULE_TYPES } from '../uploads/parents.ts';
 
 const ModuleType = Type.Enum([...MODULE_TYPES]);

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { checkReferences, userRefs } from '../../domain/references.ts';
+import { checkReferences, userRefs } from '../../db/references.ts';
 import { type AuthContext, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { type Detail, notFound, ValidationError } from '../../http/errors.ts';
-import type { PageResult } from '../../http/list-query.ts';
+import { type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
 import { isModuleType, type ModuleType, parentScope, requireParent } from '../uploads/parents.ts';
 import { notifyComment } from './comment-notifications.ts';
 import { type CommentRow, findActiveComment, listActiveComments } from './comments.repo.ts';

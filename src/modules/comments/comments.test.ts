@@ -214,8 +214,9 @@ describe('comments', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const service = commentsService({ db: counting, dialect: t.database.dialect, config: t.config });
-    const auth = await new KeyAuthenticator(t.db).fromToken(ws.token);
+    const authenticator = new KeyAuthenticator(t.db);
+    const service = commentsService({ db: counting, dialect: t.database.dialect, config: t.config, authenticator });
+    const auth = await authenticator.fromToken(ws.token);
     const countList = async (moduleId: number) => {
       queries = 0;
       const page = await service.list(auth, { module_type: 'quote', module_id: moduleId });

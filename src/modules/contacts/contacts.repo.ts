@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { Contact, ContactQuery } from './contacts.schemas.ts';
 
 export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });

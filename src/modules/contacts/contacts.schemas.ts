@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { AnyJson, Email, Id, Nullable, Str, Timestamp, UserRef, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { AnyJson, Email, Id, Nullable, Str, Timestamp, UserRef, Uuid } from '../../kernel/schemas.ts';
 
 export const CONTACT_TITLES = ['mr', 'mrs', 'miss', 'ms', 'dr', 'prof', 'rev'] as const;
 export const CONTACT_TYPES = ['none', 'customer', 'lead', 'former_customer', 'contractor', 'partner', 'vendor', 'other'] as const;

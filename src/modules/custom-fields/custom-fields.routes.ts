@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { Page } from '../../http/schemas.ts';
+import { Page } from '../../kernel/schemas.ts';
 import { CustomField, CustomFieldQuery } from './custom-fields.schemas.ts';
 import { listCustomFields } from './custom-fields.service.ts';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Nullable, Timestamp } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Nullable, Timestamp } from '../../kernel/schemas.ts';
 
 /** D23: the modules that carry `custom_fields`, and the value types a definition may have. */
 export const MODULE_TYPES = ['contact', 'request', 'quote', 'job', 'invoice'] as const;

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { CustomFieldsTable, DB } from '../../db/schema.ts';
-import { type Detail, type PathSegment, ValidationError } from '../../http/errors.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type Detail, type PathSegment, ValidationError } from '../../kernel/errors.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { CustomField, CustomFieldQuery, FieldType, ModuleType } from './custom-fields.schemas.ts';
 
 export function customFieldOf(row: Selectable<CustomFieldsTable>): CustomField {

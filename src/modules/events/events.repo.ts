@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
-import { csv } from '../../http/schemas.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { csv } from '../../kernel/schemas.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { EVENT_SORT, type Event, type EventQuery } from './events.schemas.ts';
 
 export const eventCodec = rowCodec<Event>({ bool: ['all_day', 'multi_day'] });

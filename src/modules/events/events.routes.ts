@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
-import { IdParams, Ok } from '../../http/schemas.ts';
+import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 import { eventsService } from './events.service.ts';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { CsvOf, CsvUuids, DateString, Id, Nullable, Str, Text, TimeString, Timestamp, UserRef, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { CsvOf, CsvUuids, DateString, Id, Nullable, Str, Text, TimeString, Timestamp, UserRef, Uuid } from '../../kernel/schemas.ts';
 
 export const EVENT_TYPES = ['appointment', 'task', 'event'] as const;
 export const EVENT_STATUSES = ['pending', 'in_progress', 'scheduled', 'cancelled', 'missed', 'completed'] as const;

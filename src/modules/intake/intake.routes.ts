@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
-import { invalidKey, KeyAuthenticator, requireScope } from '../../http/auth.ts';
+import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { AppError, invalidField, notFound, ValidationError } from '../../http/errors.ts';
+import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
 import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
@@ -42,7 +42,6 @@ function checkInternalKey(expected: string | null, header: string | undefined): 
 export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: IntakeOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = ctx;
-  const authenticator = new KeyAuthenticator(db);
   const limiter = formRateLimiter(config.formRateLimit, redis);
 
   app.post(
@@ -113,7 +112,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
     },
     async (req, reply) => {
       const { apiKey, workspaceId, formData: f } = req.body;
-      const auth = await authenticator.fromToken(apiKey); // D2: 401 Invalid API key
+      const auth = await ctx.authenticator.fromToken(apiKey); // D2: 401 Invalid API key
       requireScope(auth, 'forms:write');
       if (auth.legacy) {
         // D21: a legacy key names its workspace, and it must be its own; wk_ keys ignore it.

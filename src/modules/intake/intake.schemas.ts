@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyJson, Email, Id, Nullable, Str, Text, Timestamp } from '../../http/schemas.ts';
+import { AnyJson, Email, Id, Nullable, Str, Text, Timestamp } from '../../kernel/schemas.ts';
 
 export const ADDRESS_KEYS = ['street', 'street_2', 'city', 'state', 'postal_code', 'country'] as const;
 const address = {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { createContact } from '../contacts/contacts.service.ts';
 import { insertLink, insertProperty } from '../properties/properties.repo.ts';
 import type { Request } from '../requests/requests.schemas.ts';

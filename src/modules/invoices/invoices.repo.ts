@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
-import { csv } from '../../http/schemas.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { csv } from '../../kernel/schemas.ts';
 import type { Invoice, InvoiceQuery } from './invoices.schemas.ts';
 
 export const invoiceCodec = rowCodec<Invoice>({ json: ['line_items', 'event_ids', 'custom_fields'] });

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { omitPricing, pricingOf, resolvePricing } from '../../domain/line-items.ts';
-import { checkReferences } from '../../domain/references.ts';
-import { contactName, documentRef } from '../../domain/related.ts';
+import {omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { resolvePricing } from '../../db/pricing.ts';
+import { checkReferences } from '../../db/references.ts';
+import { contactName, documentRef } from '../../db/related.ts';
 import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { invoiceCodec, invoiceOf, invoices, listInvoices } from './invoices.repo.ts';

@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
-import { csv } from '../../http/schemas.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobQuery } from './jobs.schemas.ts';
 
 export const jobCodec = rowCodec<Job>({ json: ['line_items', 'expenses', 'custom_fields'] });

@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
 import { Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
-import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../domain/related.ts';
+import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
-import { listQuery } from '../../http/list-query.ts';
-import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 export const JOB_TYPES = ['one-off', 'recurring'] as const;
 export const MAX_EXPENSES = 200;

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { fromJson, now, toJson } from '../../db/json.ts';
+import { hashToken } from '../../kernel/tokens.ts';
 
 export const KEY_TYPES = ['general', 'rest', 'embed_forms', 'automation', 'plugin'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
@@ -28,8 +29,6 @@ export const ALL_SCOPES = [
   'read',
   'write',
 ];
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface CreatedKey {
   id: number;

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { runDaily } from '../../outbox/schedule.ts';
 import { Worker } from '../../outbox/worker.ts';
+import { dailyJobs } from '../daily-jobs.ts';
 import { waitFor } from '../../../test/webhook-receiver.ts';
 import { setUser } from '../users/users.service.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
@@ -218,7 +219,7 @@ describe('appointments_soon', () => {
     const user = await seedUser(t.db, ws.workspace.id);
     const start = new Date(Date.now() + 2 * 3_600_000).toISOString(); // in two hours, UTC wall clock
     const id = await event(ws.api, start.slice(0, 10), start.slice(11, 16), [user.user_id]);
-    const worker = () => new Worker({ db: t.db, dialect: t.database.dialect, config: t.config, pollMs: 20, scheduleMs: 50 });
+    const worker = () => new Worker({ db: t.db, dialect: t.database.dialect, config: t.config, pollMs: 20, scheduleMs: 50, daily: dailyJobs });
     const first = worker();
     first.start();
     await waitFor('the reminder', async () => (await reminded(ws, user.user_id)).length > 0);

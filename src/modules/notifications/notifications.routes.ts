@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { Ok } from '../../http/schemas.ts';
+import { Ok } from '../../kernel/schemas.ts';
 import { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { sendNotification } from './notifications.service.ts';
 

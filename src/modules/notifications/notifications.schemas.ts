@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Email, Id } from '../../http/schemas.ts';
+import { Email, Id } from '../../kernel/schemas.ts';
 import { NOTIFICATION_TYPES } from './templates.ts';
 
 /** SPEC Notifications: the body. The channel cannot be chosen (rule 3): other fields are ignored (D5). */

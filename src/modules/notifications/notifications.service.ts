@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { countWithin, nextNumber } from '../../domain/numbering.ts';
-import { propertyRef } from '../../domain/related.ts';
+import { countWithin, nextNumber } from '../../db/numbering.ts';
+import { propertyRef } from '../../db/related.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../kernel/errors.ts';
 import { queueMessage } from '../../outbox/messages.ts';
 import { findEvent } from '../events/events.repo.ts';
 import { updateInvoice } from '../invoices/invoices.service.ts';

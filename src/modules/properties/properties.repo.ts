@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, PropertiesTable } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { ContactProperty, ContactPropertyQuery, Property, PropertyQuery } from './properties.schemas.ts';
 
 // The address is stored as columns (one per sub-field) and nested on the way out.

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { Deleted, IdParams, Ok, Page } from '../../http/schemas.ts';
+import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import {
   ContactProperty,
   ContactPropertyParams,

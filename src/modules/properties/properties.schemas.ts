@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Str, Timestamp } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Str, Timestamp } from '../../kernel/schemas.ts';
 
 export const PROPERTY_TYPES = ['single-family', 'apartment', 'complex', 'townhouse', 'land', 'commercial', 'other'] as const;
 export const PROPERTY_ROLES = ['owner', 'tenant', 'manager', 'agent', 'other'] as const;

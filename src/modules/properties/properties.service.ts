@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { checkReferences } from '../../domain/references.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { conflict, type Detail, notFound, ValidationError } from '../../http/errors.ts';
-import type { PageResult } from '../../http/list-query.ts';
+import { conflict, type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
 import {
   contactExists,
   deleteLink,

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB, QuoteTemplatesTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { userRefs } from '../../domain/references.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { userRefs } from '../../db/references.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { QuoteTemplate, TemplateQuery } from './quote-templates.schemas.ts';
 
 type Stored = Omit<QuoteTemplate, 'tax_rate_obj' | 'created_by'> & { created_by: string | null };

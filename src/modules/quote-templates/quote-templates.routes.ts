@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
-import { IdParams, Ok } from '../../http/schemas.ts';
+import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { QuoteDetail } from '../quotes/quotes.schemas.ts';
 import { QuoteTemplate, TemplateCreate, TemplateQuery, TemplateUpdate } from './quote-templates.schemas.ts';
 import { createQuoteFromTemplate, templatesService } from './quote-templates.service.ts';

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Nullable, Str, Text, Timestamp, UserRef } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Nullable, Str, Text, Timestamp, UserRef } from '../../kernel/schemas.ts';
 
 const TemplateName = Type.String({ minLength: 1, maxLength: 255 });
 

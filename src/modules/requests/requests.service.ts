@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { nextNumber } from '../../domain/numbering.ts';
-import { checkReferences } from '../../domain/references.ts';
+import { nextNumber } from '../../db/numbering.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { listRequests, requestCodec, requestOf, requests } from './requests.repo.ts';

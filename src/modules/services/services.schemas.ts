@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../../domain/line-items.ts';
-import { listQuery } from '../../http/list-query.ts';
-import { CsvIds, Id, Nullable, Str, Text, Timestamp } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { CsvIds, Id, Nullable, Str, Text, Timestamp } from '../../kernel/schemas.ts';
 
 export const SERVICE_TYPES = ['service', 'product'] as const;
 const Name = Type.String({ minLength: 1, maxLength: 255 });

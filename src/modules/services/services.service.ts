@@ -1,7 +1,7 @@
 import { now } from '../../db/json.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { listServices, serviceCodec, services } from './services.repo.ts';
 import type { Service, ServiceCreate, ServiceQuery, ServiceUpdate } from './services.schemas.ts';
 

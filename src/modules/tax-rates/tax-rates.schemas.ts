@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Percent } from '../../domain/line-items.ts';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Nullable, Text, Timestamp } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Nullable, Text, Timestamp } from '../../kernel/schemas.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 

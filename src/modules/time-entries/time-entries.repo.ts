@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
 
 const listSpec: ListSpec = {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { DateString, Id, Nullable, Text, TimeString, Timestamp, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { DateString, Id, Nullable, Text, TimeString, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 // Hours: a year of round-the-clock work fits; more is a typo.
 const Hours = Type.Number({ minimum: 0, maximum: 10_000 });

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { checkReferences } from '../../domain/references.ts';
+import { checkReferences } from '../../db/references.ts';
 import { hoursBetween, round2, spanProblems, weekOf, weekStartOf } from '../../domain/weeks.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { notFound, ValidationError } from '../../http/errors.ts';
+import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { findWorkspace, settingsOf } from '../workspace/workspace.service.ts';
 import { ensureTimesheet, lockTimesheets, recomputeTotals } from '../timesheets/timesheets.repo.ts';
 import { deleteTimeEntry, findTimeEntry, insertTimeEntry, listTimeEntries, lockTimeEntry, updateTimeEntry } from './time-entries.repo.ts';

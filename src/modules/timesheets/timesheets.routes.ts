@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { IdParams, Ok, Page } from '../../http/schemas.ts';
+import { IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Timesheet, TimesheetDetail, TimesheetQuery, TimesheetStatusBody } from './timesheets.schemas.ts';
 import { timesheetsService } from './timesheets.service.ts';
 

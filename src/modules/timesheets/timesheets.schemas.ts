@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { DateString, Id, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { DateString, Id, Nullable, Timestamp, Uuid } from '../../kernel/schemas.ts';
 import { TimeEntry } from '../time-entries/time-entries.schemas.ts';
 
 export const TIMESHEET_STATUSES = ['draft', 'pending', 'approved', 'rejected'] as const;

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
-import { ValidationError } from '../../http/errors.ts';
+import { ValidationError } from '../../kernel/errors.ts';
 import { type ImageSize, imageSize } from './image-size.ts';
 
 // D20, D27: what a file is comes from its bytes. Binary types must carry their

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 
 // The entities uploads and comments attach to (SPEC Uploads 4, D32): one table,
 // one scope prefix and one not-found name per `module_type`.

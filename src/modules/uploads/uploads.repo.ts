@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../http/list-query.ts';
+import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';
 import type { UploadQuery } from './uploads.schemas.ts';
 

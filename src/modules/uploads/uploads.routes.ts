@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { AppError, ValidationError } from '../../http/errors.ts';
-import { Deleted, IdParams, Ok, Page } from '../../http/schemas.ts';
-import { filesFor } from '../../storage/files.ts';
+import { AppError, ValidationError } from '../../kernel/errors.ts';
+import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
+import { filesFor } from './files.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { MAX_FILE_BYTES } from './file-check.ts';
 import { UploadForm, UploadLink, UploadQuery, UploadUpdate } from './uploads.schemas.ts';

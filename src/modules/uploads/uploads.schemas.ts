@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../http/list-query.ts';
-import { Id, Nullable, Timestamp } from '../../http/schemas.ts';
+import { listQuery } from '../../db/list-query.ts';
+import { Id, Nullable, Timestamp } from '../../kernel/schemas.ts';
 import { MODULE_TYPES } from './parents.ts';
 
 export const CATEGORIES = ['attachment', 'internal', 'public', 'expense'] as const;

@@ -3,8 +3,8 @@ import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
-import { type ListSpec, listQuery, paginate } from '../../http/list-query.ts';
-import { Id, Nullable, Page, Uuid } from '../../http/schemas.ts';
+import { type ListSpec, listQuery, paginate } from '../../db/list-query.ts';
+import { Id, Nullable, Page, Uuid } from '../../kernel/schemas.ts';
 import { userView } from './users.service.ts';
 
 export const User = Type.Object({

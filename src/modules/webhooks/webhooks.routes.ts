@@ -1,24 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { KeyAuthenticator, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { ListQuery, ListResponse, SubscribeBody, SubscribeResponse, UnsubscribeBody, UnsubscribeResponse } from './webhooks.schemas.ts';
 import { webhooksService } from './webhooks.service.ts';
 
 /**
  * SPEC "Webhook subscription endpoints", registered at /api/webhooks (outside
- * /api/v1, SPEC Versioning 2): the same key authentication and scope check as v1.
+ * /api/v1, not versioned): authenticated and rate limited with v1 (src/http/authenticated.ts).
  */
 export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const authenticator = new KeyAuthenticator(ctx.db);
   const service = webhooksService(ctx);
-
-  app.addHook('onRequest', async (request) => {
-    request.auth = await authenticator.fromHeader(request.headers.authorization); // D2, D28
-    const scope = request.routeOptions.config.scope;
-    if (scope) requireScope(request.auth, scope);
-  });
 
   const tags = ['Webhook subscription'];
   const security = [{ bearer: [] }];

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../http/schemas.ts';
+import { Id, Nullable, Timestamp } from '../../kernel/schemas.ts';
 import { EVENTS } from '../../outbox/emit.ts';
 
 // SPEC "Webhook subscription endpoints" and "Webhook subscription".

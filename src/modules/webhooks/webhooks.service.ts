@@ -3,7 +3,7 @@ import { fromBool, now } from '../../db/json.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { invalidKey } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../kernel/errors.ts';
 import { parseWebhookUrl, privateAddressOf } from '../../outbox/url-guard.ts';
 import type { ListedSubscription, ListQuery, SubscribeBody, Subscription } from './webhooks.schemas.ts';
 

@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
-import { notFound } from '../../http/errors.ts';
-import { Id, Nullable, Ok } from '../../http/schemas.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { Id, Nullable, Ok } from '../../kernel/schemas.ts';
 import { findWorkspace, workspaceView } from './workspace.service.ts';
 
 const NullableString = Nullable(Type.String());

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
 
 export type Settings = Record<string, string | number | boolean>;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
+import type { AppContext } from '../../http/context.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { filesFor } from './files.ts';
-import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from './storage.ts';
+import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
 
 // D20: the embedded driver serves its own files, outside /api/v1 and without an
 // API key: private ones at /files/<key>?expires=&signature=, public ones at the
@@ -44,13 +44,14 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   app.get(
     '/files/public/*',
-    { schema: { tags: ['Files'], summary: 'Download a public file (stable URL, no authentication)', security: [], params: Params } },
+    { config: { public: true }, schema: { tags: ['Files'], summary: 'Download a public file (stable URL, no authentication)', security: [], params: Params } },
     async (request, reply) => send(reply, PUBLIC_BUCKET, (request.params as { '*': string })['*']),
   );
 
   app.get(
     '/files/*',
     {
+      config: { public: true },
       schema: {
         tags: ['Files'],
         summary: 'Download a private file through its signed URL (valid 1 hour)',

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { type Detail, ValidationError } from '../http/errors.ts';
+import type { DB } from './schema.ts';
+import { type Detail, ValidationError } from '../kernel/errors.ts';
 
 /** Tables a body may reference by integer id (D11). */
 export type RefTable = 'contacts' | 'properties' | (string & {});

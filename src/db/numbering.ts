@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from './schema.ts';
 
 /** D13's documents, and the monthly email count of SPEC Notifications rule 4 (`emails:2026-11`). */
 export type NumberKind = 'requests' | 'quotes' | 'jobs' | `emails:${string}` | `allowance-notice:${string}`;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { DB } from '../db/schema.ts';
-import { Id, Nullable, UserRef } from '../http/schemas.ts';
+import type { DB } from './schema.ts';
+import { Id, Nullable, UserRef } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
 // get job: expanded with related data"; invoice `contact` and `job`). Each is

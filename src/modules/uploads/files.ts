@@ -1,7 +1,7 @@
-import type { AppContext } from '../http/context.ts';
-import { LocalStorage } from './local-storage.ts';
-import { Sweeper } from './sweeper.ts';
-import { UrlSigner } from './url-signer.ts';
+import type { AppContext } from '../../http/context.ts';
+import { LocalStorage } from '../../storage/local-storage.ts';
+import { Sweeper } from '../../storage/sweeper.ts';
+import { UrlSigner } from '../../storage/url-signer.ts';
 
 /** One app's file store and its sweeper. */
 export interface Files {

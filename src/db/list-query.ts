@@ -1,6 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type TProperties, Type } from 'typebox';
-import type { DB } from '../db/schema.ts';
+import type { DB } from './schema.ts';
 
 // The one list-query builder: every list endpoint declares its sort fields and
 // search columns; paging, sorting (D1), search and the page count happen here.

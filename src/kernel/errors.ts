@@ -1,0 +1,54 @@
+export type PathSegment = string | number;
+export interface Detail {
+  path: PathSegment[];
+  message: string;
+}
+
+/** The one error type. Services throw it; the error handler renders the SPEC envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: Detail[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A body that fails a rule: the text and status come from the route (D4), so a
+ * service throws the same error whether it runs for contacts (422) or quotes (400).
+ */
+export class ValidationError extends AppError {
+  constructor(details: Detail[]) {
+    super(400, 'Invalid request', details);
+  }
+}
+
+export const notFound = (resource: string) => new AppError(404, `${resource} not found`);
+export const invalidField = (path: PathSegment[], message: string) => new ValidationError([{ path, message }]);
+export const conflict = (message: string) => new AppError(409, message);
+
+/** What ajv reports for a failed validation. */
+export interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Ajv's `/a/0/b` + missing property -> ['a', 0, 'b', 'c']. */
+export function ajvDetails(errors: AjvError[]): Detail[] {
+  return errors.map((e) => {
+    const path: PathSegment[] = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') path.push(e.params.missingProperty);
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) message = `must be one of: ${e.params.allowedValues.join(', ')}`;
+    return { path, message };
+  });
+}
+
