@@ -18,7 +18,12 @@ import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 /** A fresh database for one test file: a new SQLite file, or a PostgreSQL clone of the migrated template. */
-export async function testDatabase(): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
+export async function testDatabase(): Promise<{ database: Database; url: string; queries: string[]; drop: () => Promise<void> }> {
+  // Every statement the app runs, in order: tests empty it and count round trips.
+  const queries: string[] = [];
+  const onQuery = (sql: string) => {
+    queries.push(sql);
+  };
   if (backend === 'postgres') {
     const base = process.env.TEST_POSTGRES_URL!;
     const name = `fieldwork_t${randomBytes(6).toString('hex')}`;
@@ -29,10 +34,11 @@ export async function testDatabase(): Promise<{ database: Database; url: string;
     const u = new URL(base);
     u.pathname = `/${name}`;
     const url = u.toString();
-    const database = createDb(url);
+    const database = createDb(url, { onQuery });
     return {
       database,
       url,
+      queries,
       drop: async () => {
         await database.close().catch(() => {});
         const a = new pg.Client({ connectionString: base });
@@ -44,11 +50,13 @@ export async function testDatabase(): Promise<{ database: Database; url: string;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-test-'));
   const url = `sqlite:${path.join(dir, 'test.db')}`;
-  const database = createDb(url);
+  const database = createDb(url, { onQuery });
   await migrate(database);
+  queries.length = 0;
   return {
     database,
     url,
+    queries,
     drop: async () => {
       await database.close().catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
@@ -62,12 +70,14 @@ export interface TestApp {
   database: Database;
   config: Config;
   url: string;
+  /** The SQL of every statement run since the last `queries.length = 0`. */
+  queries: string[];
   close: () => Promise<void>;
 }
 
 /** One app and database per test file; close it in `after`. */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const { database, url, drop } = await testDatabase();
+  const { database, url, queries, drop } = await testDatabase();
   const config = loadConfig({ PUBLIC_URL: 'http://fieldwork.test', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...env });
   const app = await buildApp({ config, database, logger: false });
   await app.ready();
@@ -77,6 +87,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     database,
     config,
     url,
+    queries,
     close: async () => {
       await app.close();
       await drop();

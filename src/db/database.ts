@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 
@@ -15,8 +15,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export interface DbOptions {
+  /** Called with the SQL of every statement run (tests count round trips with it). */
+  onQuery?: (sql: string) => void;
+}
+
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://...`. */
-export function createDb(url: string): Database {
+export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
+  const log = onQuery && ((event: LogEvent) => onQuery(event.query.sql));
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({
       connectionString: url,
@@ -34,7 +40,7 @@ export function createDb(url: string): Database {
     // An idle client's connection can drop (a restart, a failover, a dropped test
     // database): the pool replaces it; unhandled, the error would end the process.
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
   if (url.startsWith('sqlite:')) {
@@ -45,7 +51,7 @@ export function createDb(url: string): Database {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
     return { db, dialect: 'sqlite', url, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
