@@ -1,4 +1,4 @@
-// Every environment variable of OPERATOR.md, parsed and typed once.
+// Every environment variable of the README's Configuration table, parsed and typed once.
 
 export interface Config {
   port: number;

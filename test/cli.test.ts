@@ -1,4 +1,4 @@
-// The `fieldwork` command line (OPERATOR.md "Command line"): the real binary,
+// The `fieldwork` command line (docs/operator.md "Command line"): the real binary,
 // spawned against a real database, plus its pure parts in-process.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -19,7 +19,7 @@ import {
 } from './smtp-receiver.ts';
 import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
 
-// Customer emails and SMS end to end (SPEC Notifications, OPERATOR.md
+// Customer emails and SMS end to end (SPEC Notifications, docs/operator.md
 // `fieldwork messages`): POST /notifications queues them, the worker hands
 // them to a real SMTP server or HTTP SMS provider on 127.0.0.1, and the
 // `messages` row records what happened.

@@ -1,5 +1,5 @@
 // What every command shares: option parsers, the database lifecycle and the
-// one place output is written (OPERATOR.md "Command line": with --json exactly
+// one place output is written (docs/operator.md "Command line": with --json exactly
 // one JSON object on stdout, errors on stderr).
 import { InvalidArgumentError, Option } from 'commander';
 import type { Kysely } from 'kysely';

@@ -11,7 +11,7 @@ interface InboxOpts {
   json?: boolean;
 }
 
-/** OPERATOR.md `fieldwork inbox`: a user's internal notifications (SPEC, D22), newest first. */
+/** docs/operator.md `fieldwork inbox`: a user's internal notifications (SPEC, D22), newest first. */
 export function inboxCommand(): Command {
   return new Command('inbox')
     .description("a user's internal notifications, newest first")

@@ -1,4 +1,4 @@
-// `fieldwork <command>` (OPERATOR.md "Command line"). Each command group lives in
+// `fieldwork <command>` (docs/operator.md "Command line"). Each command group lives in
 // its own file: adding one is one import and one `addCommand` line below.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';

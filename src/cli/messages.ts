@@ -11,7 +11,7 @@ interface MessagesOpts {
   json?: boolean;
 }
 
-/** OPERATOR.md `fieldwork messages`: the customer emails and SMS of a workspace, sent or not, with why not. */
+/** docs/operator.md `fieldwork messages`: the customer emails and SMS of a workspace, sent or not, with why not. */
 export function messagesCommand(): Command {
   return new Command('messages')
     .description("a workspace's customer emails and SMS, newest first, with why any was not sent")

@@ -15,7 +15,7 @@ interface AddOpts {
   json?: boolean;
 }
 
-/** OPERATOR.md's field order for a user. */
+/** docs/operator.md's field order for a user. */
 const userJson = (u: Parameters<typeof userView>[0]) => {
   const v = userView(u);
   return { id: v.id, user_id: v.user_id, email: v.email, first_name: v.first_name, last_name: v.last_name, role: v.role, job_title: v.job_title };

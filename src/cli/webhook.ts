@@ -12,7 +12,7 @@ interface DeliveriesOpts {
   json?: boolean;
 }
 
-/** OPERATOR.md `fieldwork webhook deliveries|redeliver`: the delivery log, and one more attempt. */
+/** docs/operator.md `fieldwork webhook deliveries|redeliver`: the delivery log, and one more attempt. */
 export function webhookCommand(): Command {
   const webhook = new Command('webhook').description('webhook deliveries');
 

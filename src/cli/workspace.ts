@@ -70,7 +70,7 @@ export function workspaceCommand(): Command {
           owner: { email: opts.ownerEmail, first_name: opts.ownerFirstName, last_name: opts.ownerLastName },
         }),
       );
-      // OPERATOR.md lists the owner's fields exactly; the role is always "owner" here.
+      // docs/operator.md lists the owner's fields exactly; the role is always "owner" here.
       const owner = { id: o.id, user_id: o.user_id, email: o.email, first_name: o.first_name, last_name: o.last_name, role: 'owner' };
       const view = workspaceView(w);
       print(opts, { json: { workspace: view, owner }, text: `${section('Workspace', view)}\n\n${section('Owner', owner)}` });

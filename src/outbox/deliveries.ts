@@ -196,7 +196,7 @@ const viewColumns = [
   'delivered_at',
 ] as const;
 
-/** The delivery log of a workspace, newest first (OPERATOR.md `webhook deliveries`). */
+/** The delivery log of a workspace, newest first (docs/operator.md `webhook deliveries`). */
 export async function listDeliveries(
   db: Kysely<DB>,
   workspaceId: number,
@@ -228,7 +228,7 @@ export async function attemptsOf(db: Kysely<DB>, workspaceId: number, deliveryId
 }
 
 /**
- * Queues one more attempt of a delivery, whatever its status (OPERATOR.md
+ * Queues one more attempt of a delivery, whatever its status (docs/operator.md
  * `webhook redeliver`): due now, with the same webhook_id. A pending delivery
  * keeps its remaining retries; a finished one gets exactly one more attempt.
  */

@@ -112,7 +112,7 @@ export interface MessageView {
   contact_id: number | null;
 }
 
-/** OPERATOR.md `fieldwork messages`: a workspace's customer emails and SMS, newest first. */
+/** docs/operator.md `fieldwork messages`: a workspace's customer emails and SMS, newest first. */
 export async function listMessages(
   db: Kysely<DB>,
   workspaceId: number,

@@ -35,7 +35,7 @@ export class Senders {
     return m.channel === 'sms' ? this.sms(m) : this.email(m);
   }
 
-  /** Without SMTP_URL the message stays in the log, marked not sent (OPERATOR.md). */
+  /** Without SMTP_URL the message stays in the log, marked not sent (README Configuration, F48). */
   private async email(m: MessageToSend): Promise<SendResult> {
     if (!this.config.smtpUrl) return { status: 'not_sent', error: 'SMTP_URL is not set: kept in the message log, not sent' };
     // An SMTPTransport, not createTransport({url, ...}): given a `url`, createTransport

@@ -18,7 +18,7 @@ const v6 = (cidr: string): V6Range => {
   return [v6Words(ip)!, Number(bits)];
 };
 
-// Loopback, private, link-local and unspecified (OPERATOR.md), plus the other
+// Loopback, private, link-local and unspecified (D17), plus the other
 // ranges that never lead to a public subscriber: shared CGNAT space, IETF
 // protocol assignments, benchmarking, multicast, reserved and broadcast.
 const PRIVATE_V4 = [

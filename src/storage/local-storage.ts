@@ -16,7 +16,7 @@ export const newKey = (workspaceId: number, ext: string) => `${workspaceId}/${ra
 const STAGING = '.staging';
 
 /**
- * The embedded driver (OPERATOR.md `STORAGE_DIR`): `<root>/<bucket>/<key>`, with
+ * The embedded driver (`STORAGE_DIR`, README Configuration): `<root>/<bucket>/<key>`, with
  * uploads staged under `<root>/.staging` and renamed into place (same filesystem,
  * so a file is either fully there or not at all).
  */

@@ -5,7 +5,7 @@ import { notNull, withId, workspaceRef } from './helpers.ts';
 // the queue the worker drains, and the bookkeeping that keeps the daily
 // `appointments_soon` run (D22) to once a day and once per event and user.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // One row per customer email or SMS, sent or not (OPERATOR.md `fieldwork messages`).
+  // One row per customer email or SMS, sent or not (docs/operator.md `fieldwork messages`).
   // Rendered when queued, so the log shows what the customer was sent.
   await withId(db, db.schema.createTable('messages'))
     .addColumn('workspace_id', 'integer', workspaceRef)

@@ -55,7 +55,7 @@ export async function createKey(
     if (!user) throw new Error(`user ${input.userId} is not a member of workspace ${ws.id}`);
     userId = user.user_id;
   } else {
-    // The key's user defaults to the workspace owner (OPERATOR.md); a key without a user
+    // The key's user defaults to the workspace owner (docs/operator.md); a key without a user
     // is only ever made on purpose (--unlinked), never because no owner was found.
     const owner = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('role', '=', 'owner').orderBy('id').executeTakeFirst();
     if (!owner) throw new Error(`workspace ${ws.id} has no owner: name the key's user`);

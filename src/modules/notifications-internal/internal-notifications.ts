@@ -97,7 +97,7 @@ export interface InboxItem {
   read_at: string | null;
 }
 
-/** OPERATOR.md `fieldwork inbox`: a user's notifications, newest first. */
+/** docs/operator.md `fieldwork inbox`: a user's notifications, newest first. */
 export async function listInbox(db: Kysely<DB>, workspaceId: number, userId: string, opts: { unread?: boolean } = {}): Promise<InboxItem[]> {
   let qb = db
     .selectFrom('internal_notifications')

@@ -14,7 +14,7 @@ export type Settings = Record<string, string | number | boolean>;
  */
 export const PLAN_EMAIL_ALLOWANCE: Record<string, number> = { free: 100, standard: 1000, pro: 10_000 };
 
-/** D29 and OPERATOR.md `workspace set`: what a new workspace starts with. */
+/** D29 and docs/operator.md `workspace set`: what a new workspace starts with. */
 export const DEFAULT_SETTINGS: Settings = {
   plan: 'standard',
   sms_provider: 'none',
