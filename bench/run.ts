@@ -1,36 +1,35 @@
-// `npm run bench`: autocannon against Fieldwork's routes and a bare Fastify route
-// in the same run; results as ratios to that ceiling (the machine's 2 cores are
-// shared with the load generator, so absolute numbers mean little).
-// BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each run's length.
+// `npm run bench`: Fieldwork's routes and a bare Fastify route loaded in the same
+// run (wrk when installed, autocannon otherwise: bench/load.ts); results as ratios
+// to that ceiling, since the 2 cores are shared with the load generator and
+// absolute numbers mean little. Also reports the statements each request ran.
+// BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each
+// run's length, BENCH_CONNECTIONS the connections (32).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import autocannon from 'autocannon';
+import { type Load, load, loadTool } from './load.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
 const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
 const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
 const info = JSON.parse(first) as { bare: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; dialect: string };
-const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
-interface Scenario {
+interface Scenario extends Omit<Load, 'url'> {
   name: string;
   url: string;
-  method?: 'GET' | 'POST' | 'PUT';
-  body?: string;
-  /** Each request takes the next of these paths (one-shot work such as accepting a quote). */
-  paths?: string[];
 }
 const tenItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, unitPrice: 10 + i, quantity: 1 + (i % 3), taxable: i % 2 === 0 }));
-const scenarios: Scenario[] = [
+const all: Scenario[] = [
   { name: 'bare Fastify route (ceiling)', url: `${info.bare}/bare` },
   { name: 'GET /api/v1/contacts/:id', url: `${info.app}/api/v1/contacts/${info.contactId}` },
   { name: 'GET /api/v1/contacts (25 per page)', url: `${info.app}/api/v1/contacts` },
-  { name: 'GET /api/v1/contacts?type=customer&search=first1', url: `${info.app}/api/v1/contacts?type=customer&search=first1` },
+  { name: 'GET /api/v1/contacts?search=last19', url: `${info.app}/api/v1/contacts?search=last19` },
   { name: 'POST /api/v1/contacts', url: `${info.app}/api/v1/contacts`, method: 'POST', body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }) },
-  { name: 'POST /api/v1/quotes (10 line items)', url: `${info.app}/api/v1/quotes`, method: 'POST', body: JSON.stringify({ name: 'Bench', line_items: tenItems, discount: 5, tax_rate: 8 }) },
+  { name: 'POST /api/v1/quotes (10 line items)', url: `${info.app}/api/v1/quotes`, method: 'POST', body: JSON.stringify({ name: 'Bench', contact_id: info.contactId, line_items: tenItems, discount: 5, tax_rate: 8 }) },
   {
     name: 'PUT /api/v1/quotes/:id/status accepted (creates the job)',
     url: info.app,
@@ -51,39 +50,33 @@ const scenarios: Scenario[] = [
     method: 'POST',
     body: JSON.stringify({ type: 'quote_to_customer', module_id: info.sentQuoteId }),
   },
-  ...(process.env.BENCH_EXTRA ? (JSON.parse(process.env.BENCH_EXTRA) as Scenario[]) : []),
 ];
+// BENCH_ONLY=contacts runs the ceiling and the scenarios whose name contains that text.
+const only = process.env.BENCH_ONLY;
+const scenarios = only ? all.filter((s, i) => i === 0 || s.name.includes(only)) : all;
 
-const results: { name: string; rps: number; p99: number; errors: number }[] = [];
+const statements = async () => ((await (await fetch(`${info.bare}/statements`)).json()) as { statements: number }).statements;
+const results: { name: string; rps: number; p99: number; bad: number; perRequest: number | null }[] = [];
 for (const s of scenarios) {
-  let next = 0;
-  const r = await autocannon({
-    url: s.url,
-    method: s.method ?? 'GET',
-    body: s.body,
-    headers: auth,
-    connections: 10,
-    duration: seconds,
-    ...(s.paths && {
-      amount: s.paths.length, // never accept a quote twice: each request is new work
-      requests: [{ method: s.method, body: s.body, setupRequest: (req: object) => ({ ...req, path: s.paths![next++ % s.paths!.length] }) }],
-    }),
-  });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  results.push({ name: s.name, rps: r.requests.average, p99: r.latency.p99, errors: bad });
-  console.error(`${s.name}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non-2xx/errors ${bad}`);
+  const before = await statements();
+  const r = await load({ headers, connections, seconds, ...s });
+  const ran = (await statements()) - before;
+  const requests = r.rps * seconds;
+  const perRequest = s.url.startsWith(info.bare) ? null : Math.round((ran / Math.max(requests, 1)) * 10) / 10;
+  results.push({ name: s.name, rps: r.rps, p99: r.p99, bad: r.bad, perRequest });
+  console.error(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest ?? '-'}, bad ${r.bad}`);
 }
 server.kill('SIGTERM');
 
 const ceiling = results[0].rps;
 const table = [
-  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${seconds}s per scenario, 10 connections`,
+  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${seconds}s per scenario, ${connections} connections`,
   '',
-  '| scenario | req/s | ratio to ceiling | p99 ms | non-2xx |',
-  '|---|---:|---:|---:|---:|',
-  ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.errors} |`),
+  '| scenario | req/s | ratio to ceiling | p99 ms | statements/request | non-2xx |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.perRequest ?? '-'} | ${r.bad} |`),
   '',
 ].join('\n');
 console.log(table);
 if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
-process.exit(results.some((r) => r.errors > 0) ? 1 : 0);
+process.exit(results.some((r) => r.bad > 0) ? 1 : 0);

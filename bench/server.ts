@@ -15,11 +15,15 @@ import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspac
 
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
 
+// Statements the app has run: the bench reads the count before and after each
+// scenario (through the bare server, outside the measured app) for round trips per request.
+let statements = 0;
 const bare = Fastify();
 bare.get('/bare', async () => ({ success: true, data: { ok: true } }));
+bare.get('/statements', async () => ({ statements }));
 const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
-const database = createDb(url);
+const database = createDb(url, { onQuery: () => statements++ });
 await migrate(database);
 const { workspace, owner } = await createWorkspace(database.db, { name: `Bench ${Date.now()}`, owner: { email: 'bench@example.test', first_name: 'Ben', last_name: 'Ch' } });
 const key = await createKey(database.db, { workspaceId: workspace.id, type: 'general' });
@@ -55,3 +59,4 @@ const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
 console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
+import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
+const byHash = prepared({ hash: 'string' }, (db, p) =>
+  db.selectFrom('api_keys').select(['id', 'workspace_id', 'user_id', 'scopes', 'type', 'legacy', 'revoked_at']).where('token_hash', '=', p.hash),
+);
+
 /** The key a bearer token names, by the token's hash (the one lookup of authentication). */
-export function findKeyByHash(db: Kysely<DB>, tokenHash: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'user_id', 'scopes', 'type', 'legacy', 'revoked_at'])
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+export async function findKeyByHash(db: Kysely<DB>, tokenHash: string) {
+  return (await byHash(db, { hash: tokenHash }))[0];
 }
 
 /** Records a use unless one was recorded since `cutoff` (by this or another process). */

@@ -23,7 +23,9 @@ const TOKEN = /^(wk_[A-Za-z0-9]{8}\.[A-Za-z0-9]{64}|[A-Za-z0-9]{64})$/;
 const BEARER = /^Bearer +(\S+)\s*$/;
 const LAST_USED_EVERY_MS = 60_000;
 const CACHE_MAX = 10_000;
-const CACHE_TTL_MS = 5 * 60_000;
+/** With change notices (PostgreSQL) the lifetime is only a backstop. */
+const NOTIFIED_TTL_MS = 5 * 60_000;
+const UNNOTIFIED_TTL_MS = 1_000;
 
 export const invalidKey = () => new AppError(401, 'Invalid API key');
 
@@ -32,11 +34,13 @@ export const invalidKey = () => new AppError(401, 'Invalid API key');
  * authorization header"; an unknown, revoked or malformed key 401 "Invalid API key";
  * a key without a user 403.
  *
- * On PostgreSQL live keys are cached in the process: a trigger announces every
+ * Live keys are cached in the process. On PostgreSQL a trigger announces every
  * change of a key (revocation, its user removed, its workspace deleted) on a
- * channel every process listens to, and each drops the key at once. While that
- * connection is down nothing is cached, since a message may be lost. On SQLite
- * the lookup is a prepared statement in the same process, cheaper than a cache.
+ * channel every process listens to, and each drops the key at once; while that
+ * connection is down nothing is cached, since a message may be lost. On SQLite,
+ * where the other processes are the CLI's, an entry lives one second: a revoked
+ * key is refused within a second everywhere, and a busy key costs one lookup a
+ * second instead of one a request.
  */
 export class KeyAuthenticator {
   // Per-process memory of the last `last_used_at` write, so a busy key costs one
@@ -46,6 +50,7 @@ export class KeyAuthenticator {
   /** Bumped by every change announced: a lookup that overlapped one is not cached. */
   private generation = 0;
   private listener: Listener | null = null;
+  private ttlMs = UNNOTIFIED_TTL_MS;
 
   constructor(private db: Kysely<DB>) {}
 
@@ -59,6 +64,7 @@ export class KeyAuthenticator {
         else authenticator.cache.clear();
       };
       authenticator.listener = listen(database.url, KEY_CHANGES_CHANNEL, (hash) => forget(hash), () => forget());
+      authenticator.ttlMs = NOTIFIED_TTL_MS;
     }
     return authenticator;
   }
@@ -95,9 +101,10 @@ export class KeyAuthenticator {
       type: key.type,
       legacy: Boolean(key.legacy),
     };
-    if (this.listener?.live && generation === this.generation) {
+    const notified = this.listener === null || this.listener.live;
+    if (notified && generation === this.generation) {
       if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(keyHash, { auth, until: t + CACHE_TTL_MS });
+      this.cache.set(keyHash, { auth, until: t + this.ttlMs });
     }
     this.touch(key.id, t);
     return auth;

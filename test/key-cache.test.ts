@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import { revokeKey } from '../src/modules/keys/keys.service.ts';
+import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** `npm start` as an operator runs it, on the test's database; resolves with its address. */
+async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const base = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    lines.on('line', (line) => {
+      const m = /listening on (http:\/\/[\d.:]+)/.exec(line);
+      if (m) resolve(m[1]);
+    });
+  });
+  return { child, base };
+}
+
+describe('key cache', () => {
+  let t: TestApp;
+  let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+  before(async () => {
+    t = await buildTestApp();
+    ws = await seedWorkspace(t.db);
+  });
+  after(() => t.close());
+
+  test('a known key is looked up once, not on every request', async () => {
+    const api = client(t.app, ws.token);
+    assert.equal((await api.get('/api/v1/workspace')).status, 200);
+    t.queries.length = 0;
+    for (let i = 0; i < 5; i++) assert.equal((await api.get('/api/v1/workspace')).status, 200);
+    assert.equal(t.queries.filter((q) => q.includes('"api_keys"')).length, 0, t.queries.join('\n'));
+  });
+
+  test('two server processes: a key revoked elsewhere is refused by both within one second', async () => {
+    const servers = await Promise.all([startServer(t.url), startServer(t.url)]);
+    try {
+      const get = (base: string) => fetch(`${base}/api/v1/contacts`, { headers: { authorization: `Bearer ${ws.token}` } });
+      // Warm both caches with several requests each.
+      for (const { base } of servers) for (let i = 0; i < 3; i++) assert.equal((await get(base)).status, 200);
+      const keyId = (await t.db.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).id;
+      await revokeKey(t.db, keyId);
+      const revokedAt = Date.now();
+      const refusedAfter = await Promise.all(
+        servers.map(async ({ base }) => {
+          for (;;) {
+            const res = await get(base);
+            if (res.status === 401) {
+              assert.deepEqual(await res.json(), { success: false, error: 'Invalid API key' });
+              return Date.now() - revokedAt;
+            }
+            assert.equal(res.status, 200);
+            if (Date.now() - revokedAt > 3000) return Number.POSITIVE_INFINITY;
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        }),
+      );
+      for (const ms of refusedAfter) assert.ok(ms <= 1000, `refused after ${ms} ms`);
+    } finally {
+      for (const { child } of servers) child.kill('SIGTERM');
+    }
+  });
+});
