@@ -66,6 +66,8 @@ for (const s of scenarios) {
   results.push({ name: s.name, rps: r.rps, p99: r.p99, bad: r.bad, perRequest });
   console.error(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest ?? '-'}, bad ${r.bad}`);
 }
+// Peak resident memory of the server process (bare route and app share it) over the whole run.
+const peakRssMb = Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 server.kill('SIGTERM');
 
 const ceiling = results[0].rps;
@@ -75,6 +77,8 @@ const table = [
   '| scenario | req/s | ratio to ceiling | p99 ms | statements/request | non-2xx |',
   '|---|---:|---:|---:|---:|---:|',
   ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.perRequest ?? '-'} | ${r.bad} |`),
+  '',
+  `Peak RSS of the server process: ${peakRssMb} MB.`,
   '',
 ].join('\n');
 console.log(table);
