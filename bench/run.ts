@@ -4,7 +4,7 @@
 // absolute numbers mean little. Also reports the statements each request ran.
 // BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each
 // run's length, BENCH_CONNECTIONS the connections (32).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -13,9 +13,28 @@ import { type Load, load, loadTool } from './load.ts';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
-const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
-const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
-const info = JSON.parse(first) as { bare: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; dialect: string };
+// The server runs as `npm start` runs it, from JavaScript built into dist/
+// (BENCH_RUNNER=tsx runs the TypeScript through tsx instead, for comparison).
+const runner = process.env.BENCH_RUNNER === 'tsx' ? 'tsx' : 'dist';
+if (runner === 'dist') execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
+const start = (name: string) => {
+  const args = runner === 'tsx' ? ['--import', 'tsx', `bench/${name}.ts`] : [`dist/bench/${name}.js`];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const line = new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve));
+  return { child, line };
+};
+const bare = start('bare');
+const server = start('server');
+const info = {
+  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; dialect: string }),
+  bare: await bare.line,
+};
+// The app's resident memory, sampled while it is under load.
+let peakRss = 0;
+const rssTimer = setInterval(() => {
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0);
+  peakRss = Math.max(peakRss, kb);
+}, 100);
 const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
 interface Scenario extends Omit<Load, 'url'> {
@@ -55,7 +74,7 @@ const all: Scenario[] = [
 const only = process.env.BENCH_ONLY;
 const scenarios = only ? all.filter((s, i) => i === 0 || s.name.includes(only)) : all;
 
-const statements = async () => ((await (await fetch(`${info.bare}/statements`)).json()) as { statements: number }).statements;
+const statements = async () => ((await (await fetch(`${info.side}/statements`)).json()) as { statements: number }).statements;
 const results: { name: string; rps: number; p99: number; bad: number; perRequest: number | null }[] = [];
 for (const s of scenarios) {
   const before = await statements();
@@ -66,19 +85,20 @@ for (const s of scenarios) {
   results.push({ name: s.name, rps: r.rps, p99: r.p99, bad: r.bad, perRequest });
   console.error(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest ?? '-'}, bad ${r.bad}`);
 }
-// Peak resident memory of the server process (bare route and app share it) over the whole run.
-const peakRssMb = Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-server.kill('SIGTERM');
+clearInterval(rssTimer);
+const peakRssMb = Math.round(peakRss / 1024);
+server.child.kill('SIGTERM');
+bare.child.kill('SIGTERM');
 
 const ceiling = results[0].rps;
 const table = [
-  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${seconds}s per scenario, ${connections} connections`,
+  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${runner}, ${seconds}s per scenario, ${connections} connections`,
   '',
   '| scenario | req/s | ratio to ceiling | p99 ms | statements/request | non-2xx |',
   '|---|---:|---:|---:|---:|---:|',
   ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.perRequest ?? '-'} | ${r.bad} |`),
   '',
-  `Peak RSS of the server process: ${peakRssMb} MB.`,
+  `Peak RSS of the app's process under load: ${peakRssMb} MB.`,
   '',
 ].join('\n');
 console.log(table);

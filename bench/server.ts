@@ -1,5 +1,5 @@
-// The processes under load: a bare Fastify route (the ceiling) and Fieldwork on
-// a fresh database, seeded. Prints one JSON line with their addresses, then serves.
+// The process under load: Fieldwork on a fresh database, seeded. Prints one JSON
+// line with its address (and a side listener's, for statement counts), then serves.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createContact } from '../src/modules/contacts/contacts.service.ts';
+import { seedContacts } from './seed.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
 import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspace.service.ts';
@@ -16,25 +16,19 @@ import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspac
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
 
 // Statements the app has run: the bench reads the count before and after each
-// scenario (through the bare server, outside the measured app) for round trips per request.
+// scenario (through a side listener, outside the measured app) for round trips per request.
 let statements = 0;
-const bare = Fastify();
-bare.get('/bare', async () => ({ success: true, data: { ok: true } }));
-bare.get('/statements', async () => ({ statements }));
-const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
+const side = Fastify();
+side.get('/statements', async () => ({ statements }));
+const sideAddress = await side.listen({ port: 0, host: '127.0.0.1' });
 
 const database = createDb(url, { onQuery: () => statements++ });
 await migrate(database);
 const { workspace, owner } = await createWorkspace(database.db, { name: `Bench ${Date.now()}`, owner: { email: 'bench@example.test', first_name: 'Ben', last_name: 'Ch' } });
 const key = await createKey(database.db, { workspaceId: workspace.id, type: 'general' });
 const formKey = await createKey(database.db, { workspaceId: workspace.id, type: 'embed_forms' });
-let contactId = 0;
-for (let i = 0; i < 200; i++) {
-  const c = await database.db.transaction().execute((trx) =>
-    createContact(trx, workspace.id, owner.user_id, { first_name: `First${i}`, last_name: `Last${i}`, email: `c${i}@example.test`, type: i % 2 ? 'customer' : 'lead' }),
-  );
-  contactId = c.id;
-}
+// BENCH_CONTACTS contacts (20,000 by default) in one workspace, seeded in bulk.
+const contactId = await seedContacts(database, workspace.id, Number(process.env.BENCH_CONTACTS ?? 20_000), owner.user_id);
 // Draft quotes for the accept scenario (each accept creates a job, D14), and a
 // mix of statuses for the filtered list.
 const lineItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, unitPrice: 10 + i, quantity: 1 + (i % 3) }));
@@ -58,5 +52,5 @@ const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
-console.log(JSON.stringify({ bare: bareAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+console.log(JSON.stringify({ side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit

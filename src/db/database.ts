@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
+
+// pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
+const require = createRequire(import.meta.url);
+const loadPg = (): typeof import('pg') => require('pg');
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -24,6 +28,7 @@ export interface DbOptions {
 export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
   const log = onQuery && ((event: LogEvent) => onQuery(event.query.sql));
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,

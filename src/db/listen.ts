@@ -1,4 +1,7 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type { Client } from 'pg';
+
+const require = createRequire(import.meta.url);
 
 export interface Listener {
   /** True while the connection is up: until then a message may have been missed. */
@@ -12,7 +15,7 @@ export interface Listener {
  * sent meanwhile is missed; the listener reconnects by itself.
  */
 export function listen(url: string, channel: string, onMessage: (payload: string) => void, onReset: () => void): Listener {
-  let client: pg.Client | null = null;
+  let client: Client | null = null;
   let closed = false;
   let live = false;
   let retry: NodeJS.Timeout | undefined;
@@ -29,6 +32,7 @@ export function listen(url: string, channel: string, onMessage: (payload: string
 
   async function connect() {
     if (closed) return;
+    const pg: typeof import('pg') = require('pg');
     const c = new pg.Client({ connectionString: url });
     c.on('error', lost);
     c.on('end', lost);

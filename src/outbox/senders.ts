@@ -1,5 +1,8 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
+
+// nodemailer loads with the first email (an API-only process never carries it).
+const require = createRequire(import.meta.url);
 import type { Config } from '../config.ts';
 import { fromJson } from '../db/json.ts';
 import { httpPost } from './http-post.ts';
@@ -40,6 +43,8 @@ export class Senders {
     if (!this.config.smtpUrl) return { status: 'not_sent', error: 'SMTP_URL is not set: kept in the message log, not sent' };
     // An SMTPTransport, not createTransport({url, ...}): given a `url`, createTransport
     // keeps only what the URL says and drops the timeouts.
+    const nodemailer: typeof import('nodemailer') = require('nodemailer');
+    const SMTPTransport: typeof import('nodemailer/lib/smtp-transport/index.js') = require('nodemailer/lib/smtp-transport/index.js');
     this.transport ??= nodemailer.createTransport(
       new SMTPTransport({
         url: this.config.smtpUrl,

@@ -1,5 +1,4 @@
 import fsp from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 import { ValidationError } from '../../kernel/errors.ts';
 import { type ImageSize, imageSize } from './image-size.ts';
 
@@ -94,6 +93,7 @@ export async function checkFile(file: string, size: number, fileName: string, de
   if (size === 0) reject('file must not be empty');
   const declared = normalizeType(declaredType);
   const ext = extensionOf(fileName);
+  const { fileTypeFromFile } = await import('file-type'); // ESM-only; loaded with the first upload
   const sniffed = await fileTypeFromFile(file);
 
   let mime = sniffed?.mime as string | undefined;
