@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -44,7 +44,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
     routerOptions: { ignoreTrailingSlash: true },
     // Two log lines per request cost a tenth of a GET's CPU: requests are logged
     // only when they fail (the error handler) or are slow (below).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
   app.addHook('onClose', () => authenticator.close());
