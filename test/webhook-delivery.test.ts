@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, afterEach, before, describe, mock, test } from 'node:test';
 import { Worker } from '../src/outbox/worker.ts';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
-import { HUGE_BYTES, type Receiver, startReceiver, verifySignature, waitFor } from './webhook-receiver.ts';
+import { HUGE_BYTES, type Receiver, startReceiver, verifyFieldworkSignature, verifySignature, waitFor } from './webhook-receiver.ts';
 
 // Webhook deliveries end to end: a change through the API, the worker, a real
 // HTTP subscriber on 127.0.0.1 (SPEC "Webhook events", D15, D16, D17).
@@ -78,6 +78,18 @@ describe('webhook delivery', () => {
     assert.deepEqual(r.body.data, single, 'D16: data is the single-GET shape');
     assert.deepEqual(r.body.meta, { webhook_id: r.body.meta.webhook_id, delivery_attempt: 1, link: `http://fieldwork.test/api/v1/contacts/${contact.id}` });
     assert.ok(!verifySignature('not-the-secret', r.raw, r.headers['x-service-signature']));
+    // E15: Fieldwork-Signature signs the same second as X-Service-Timestamp with the body.
+    const fws = String(r.headers['fieldwork-signature']);
+    assert.match(fws, /^t=\d+,v1=[0-9a-f]{64}$/);
+    assert.equal(fws.slice(2, fws.indexOf(',')), r.headers['x-service-timestamp']);
+    assert.ok(verifyFieldworkSignature(sub.secret, r.raw, fws), 'Fieldwork-Signature verifies');
+    assert.ok(!verifyFieldworkSignature('not-the-secret', r.raw, fws), 'another secret: refused');
+    assert.ok(!verifyFieldworkSignature(sub.secret, `${r.raw} `, fws), 'another body: refused');
+    assert.ok(!verifyFieldworkSignature(sub.secret, r.raw, fws, ts + 301), 'older than five minutes: refused as a replay');
+    assert.ok(verifyFieldworkSignature(sub.secret, r.raw, fws, ts + 299));
+    const resigned = fws.replace(/^t=\d+/, `t=${ts + 60}`); // a fresh time on an old signature
+    assert.ok(!verifyFieldworkSignature(sub.secret, r.raw, resigned, ts + 60), 'a re-used signature with a new time: refused');
+    assert.ok(!verifyFieldworkSignature(sub.secret, r.raw, undefined));
 
     await waitFor('the delivered status', async () => (await deliveriesOf(sub.id))[0]?.status === 'delivered');
     const [d] = await deliveriesOf(sub.id);

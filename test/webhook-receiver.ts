@@ -104,6 +104,20 @@ export function verifySignature(secret: string, raw: string, signature: string |
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * What a subscriber does with Fieldwork-Signature (E15), exactly as docs/webhooks.md
+ * shows: the HMAC of "<t>.<raw body>", and `t` no older than `toleranceSeconds`.
+ */
+export function verifyFieldworkSignature(secret: string, raw: string, header: string | string[] | undefined, nowSeconds = Date.now() / 1000, toleranceSeconds = 300): boolean {
+  const m = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
+  if (!m) return false;
+  const t = Number(m[1]);
+  if (Math.abs(nowSeconds - t) > toleranceSeconds) return false; // stale: a replay
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest('hex'));
+  const given = Buffer.from(m[2]);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /** Polls until `check` is true; fails with `what` after `ms`. */
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;

@@ -27,6 +27,12 @@ export interface PostOptions {
 /** D15: hex HMAC-SHA256 of the exact body bytes, keyed with the subscription's secret. */
 export const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
+/**
+ * E15 `Fieldwork-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`:
+ * the time is signed with the body, so a receiver can refuse a replayed delivery.
+ */
+export const timestampedSignature = (secret: string, unixSeconds: number, body: string) => `t=${unixSeconds},v1=${sign(secret, `${unixSeconds}.${body}`)}`;
+
 // Keep-alive pools: a subscriber receiving many deliveries is not reconnected
 // every time. A pooled socket was checked when it connected.
 const agents = {

@@ -7,7 +7,7 @@ import { fromJson } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
 import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
-import { httpPost, sign } from './http-post.ts';
+import { httpPost, sign, timestampedSignature } from './http-post.ts';
 import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
 import { Senders } from './senders.ts';
 
@@ -279,7 +279,8 @@ export class Worker {
       data: stored.data,
       meta: { webhook_id: d.webhook_id, delivery_attempt: attempt, link: `${this.config.publicUrl}${stored.link_path}` },
     });
-    // D15 headers.
+    // D15 headers, and E15's signed timestamp (the same second as X-Service-Timestamp).
+    const sentAt = Math.floor(Date.now() / 1000);
     const result = await httpPost(
       d.webhook_url,
       body,
@@ -289,7 +290,8 @@ export class Worker {
         'x-service-signature': sign(d.secret, body),
         'x-service-event': d.event,
         'x-service-delivery': d.webhook_id,
-        'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-service-timestamp': String(sentAt),
+        'fieldwork-signature': timestampedSignature(d.secret, sentAt, body),
       },
       { timeoutMs: this.config.webhookTimeout, allowPrivate: this.config.webhookAllowPrivateUrls },
     );
