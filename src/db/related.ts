@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
+import { Type, type Static } from 'typebox';
 import type { DB } from './schema.ts';
+import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText } from './json-helpers.ts';
 import { Id, Nullable, UserRef } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
@@ -24,6 +25,108 @@ export const PropertyRef = Type.Object({
 /** A request, quote or job, by number and name. */
 export const DocumentRef = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
 export { UserRef };
+export type ContactName = Static<typeof ContactName>;
+export type ContactRef = Static<typeof ContactRef>;
+export type PropertyRef = Static<typeof PropertyRef>;
+export type DocumentRef = Static<typeof DocumentRef>;
+export type UserRef = Static<typeof UserRef>;
+
+// Subquery builders: `select ..., contactRefJson(eb, dialect, 'quotes.contact_id').as('contact')`
+// puts the related object into the parent's own statement as JSON text (parse it
+// with parseJson, json-helpers.ts). `column` is `<parent table>.<reference column>`;
+// the target is looked up in the parent row's workspace (`<parent table>.workspace_id`),
+// so a reference never reaches another workspace.
+
+/** Any select's expression builder will do: the subquery reaches its parent only through `column`. */
+type ParentBuilder = Pick<ExpressionBuilder<DB, never>, 'selectFrom'>;
+
+/** `table.column` of the parent row: the reference and the parent's workspace_id. */
+function parentRefs<V = number>(column: `${string}.${string}`) {
+  const table = column.slice(0, column.indexOf('.'));
+  return { ref: sql.ref<V>(column), workspace: sql.ref<number>(`${table}.workspace_id`) };
+}
+
+export function contactRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<ContactRef> | null> {
+  const p = parentRefs(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('contacts')
+      .select(['contacts.id', 'contacts.first_name', 'contacts.last_name', 'contacts.email', 'contacts.phone'])
+      .where('contacts.workspace_id', '=', p.workspace)
+      .where('contacts.id', '=', p.ref),
+  );
+}
+
+export function contactNameJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<ContactName> | null> {
+  const p = parentRefs(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('contacts')
+      .select(['contacts.id', 'contacts.first_name', 'contacts.last_name'])
+      .where('contacts.workspace_id', '=', p.workspace)
+      .where('contacts.id', '=', p.ref),
+  );
+}
+
+/** Built in one json_build_object, not jsonObjectFrom: a nested object must not cross a SQLite subquery (json-helpers.ts). */
+export function propertyRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<PropertyRef> | null> {
+  const p = parentRefs(column);
+  const sub = eb
+    .selectFrom('properties')
+    .select((s) =>
+      jsonBuild(dialect, {
+        id: s.ref('properties.id'),
+        address: jsonBuild(dialect, {
+          street: s.ref('properties.street'),
+          street_2: s.ref('properties.street_2'),
+          city: s.ref('properties.city'),
+          state: s.ref('properties.state'),
+          postal_code: s.ref('properties.postal_code'),
+          country: s.ref('properties.country'),
+        }),
+        property_type: s.ref('properties.property_type'),
+      }).as('obj'),
+    )
+    .where('properties.workspace_id', '=', p.workspace)
+    .where('properties.id', '=', p.ref);
+  return sql<JsonText<PropertyRef> | null>`(${sub})`;
+}
+
+/** The document a reference column names, by its name: `request_id`, `quote_id` or `job_id`. */
+const DOCUMENT_TABLES = { request_id: 'requests', quote_id: 'quotes', job_id: 'jobs' } as const;
+type DocumentColumn = keyof typeof DOCUMENT_TABLES;
+
+/** A request, quote or job by its reference column (`'invoices.job_id'` reads jobs). */
+export function documentRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${DocumentColumn}`): RawBuilder<JsonText<DocumentRef> | null> {
+  const p = parentRefs(column);
+  const table = DOCUMENT_TABLES[column.slice(column.indexOf('.') + 1) as DocumentColumn];
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom(table)
+      .select(['id', 'number', 'name', 'status'])
+      .where('workspace_id', '=', p.workspace)
+      .where('id', '=', p.ref),
+  );
+}
+
+/** A user by the uuid in `column` (`'quotes.salesperson_id'`), as `{id: uuid, first_name, last_name}`. */
+export function userRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<UserRef> | null> {
+  const p = parentRefs<string>(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('users')
+      .select(['users.user_id as id', 'users.first_name', 'users.last_name'])
+      .where('users.workspace_id', '=', p.workspace)
+      .where('users.user_id', '=', p.ref),
+  );
+}
+
+// The awaited lookups below remain for callers not yet moved to the builders
+// above (one round trip each); new reads use the builders.
 
 type Db = Kysely<DB>;
 

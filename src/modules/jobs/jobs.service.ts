@@ -6,29 +6,20 @@ import {assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/lin
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { contactRef, documentRef, propertyRef, userRef } from '../../db/related.ts';
 import { locked } from '../../db/locks.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { jobCodec, jobOf, jobOfQuote, jobs, listJobs } from './jobs.repo.ts';
+import { findJobDetail, jobCodec, jobOf, jobOfQuote, jobs, listJobs } from './jobs.repo.ts';
 import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getJobDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobDetail> {
-  const row = await jobs.find(db, workspaceId, id);
-  if (!row) throw notFound('Job');
-  const job = jobOf(row);
-  return {
-    ...job,
-    contact: await contactRef(db, workspaceId, job.contact_id),
-    property: await propertyRef(db, workspaceId, job.property_id),
-    request: await documentRef(db, 'requests', workspaceId, job.request_id),
-    quote: await documentRef(db, 'quotes', workspaceId, job.quote_id),
-    salesperson: await userRef(db, workspaceId, job.salesperson_id),
-  };
+  const detail = await findJobDetail(db, workspaceId, id);
+  if (!detail) throw notFound('Job');
+  return detail;
 }
 
 /** D10: ids assigned, unset fields null. */

@@ -3,8 +3,10 @@ import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
+import { contactRefJson, documentRefJson, propertyRefJson, userRefJson } from '../../db/related.ts';
 import { csv } from '../../kernel/schemas.ts';
-import type { Quote, QuoteQuery } from './quotes.schemas.ts';
+import type { Quote, QuoteDetail, QuoteQuery } from './quotes.schemas.ts';
 
 export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields'] });
 export const quotes = tenantRows('quotes');
@@ -51,4 +53,52 @@ export function listStatusChanges(db: Kysely<DB>, workspaceId: number, quoteId: 
     .where('quote_id', '=', quoteId)
     .orderBy('id')
     .execute();
+}
+
+/**
+ * "Get quote: expanded with related data" in one statement: the row, its
+ * related records, its job (D14) and its status changes as JSON subqueries.
+ */
+export async function findQuoteDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<QuoteDetail | undefined> {
+  const d = dialectOf(db);
+  const row = await db
+    .selectFrom('quotes')
+    .selectAll('quotes')
+    .select((eb) => [
+      contactRefJson(eb, d, 'quotes.contact_id').as('contact'),
+      propertyRefJson(eb, d, 'quotes.property_id').as('property'),
+      documentRefJson(eb, d, 'quotes.request_id').as('request'),
+      userRefJson(eb, d, 'quotes.salesperson_id').as('salesperson'),
+      jsonObjectFrom(
+        d,
+        eb
+          .selectFrom('jobs')
+          .select(['jobs.id', 'jobs.number', 'jobs.name', 'jobs.status'])
+          .whereRef('jobs.workspace_id', '=', 'quotes.workspace_id')
+          .whereRef('jobs.quote_id', '=', 'quotes.id'),
+      ).as('job'),
+      jsonArrayFrom(
+        d,
+        eb
+          .selectFrom('quote_status_changes as sc')
+          .select(['sc.status', 'sc.comment', 'sc.user_id', 'sc.created_at'])
+          .whereRef('sc.workspace_id', '=', 'quotes.workspace_id')
+          .whereRef('sc.quote_id', '=', 'quotes.id')
+          .orderBy('sc.id'),
+      ).as('status_changes'),
+    ])
+    .where('quotes.workspace_id', '=', workspaceId)
+    .where('quotes.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { contact, property, request, salesperson, job, status_changes, ...quote } = row;
+  return {
+    ...quoteOf(quote),
+    contact: parseJson(contact),
+    property: parseJson(property),
+    request: parseJson(request),
+    salesperson: parseJson(salesperson),
+    job: parseJson(job),
+    status_changes: parseJson(status_changes) ?? [],
+  };
 }

@@ -5,7 +5,6 @@ import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { contactRef, documentRef, propertyRef, userRef } from '../../db/related.ts';
 import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
@@ -14,7 +13,7 @@ import { emit } from '../../outbox/emit.ts';
 import { jobOfQuote } from '../jobs/jobs.repo.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { insertStatusChange, listQuotes, listStatusChanges, quoteCodec, quoteOf, quotes } from './quotes.repo.ts';
+import { findQuoteDetail, insertStatusChange, listQuotes, quoteCodec, quoteOf, quotes } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
@@ -26,17 +25,9 @@ async function findQuote(db: Kysely<DB>, workspaceId: number, id: number, lock =
 }
 
 export async function getQuoteDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<QuoteDetail> {
-  const quote = await findQuote(db, workspaceId, id);
-  const job = await jobOfQuote(db, workspaceId, id);
-  return {
-    ...quote,
-    contact: await contactRef(db, workspaceId, quote.contact_id),
-    property: await propertyRef(db, workspaceId, quote.property_id),
-    request: await documentRef(db, 'requests', workspaceId, quote.request_id),
-    salesperson: await userRef(db, workspaceId, quote.salesperson_id),
-    job: await documentRef(db, 'jobs', workspaceId, job?.id ?? null),
-    status_changes: await listStatusChanges(db, workspaceId, id),
-  };
+  const detail = await findQuoteDetail(db, workspaceId, id);
+  if (!detail) throw notFound('Quote');
+  return detail;
 }
 
 const refsOf = (body: QuoteCreate | QuoteUpdate) => ({
