@@ -175,3 +175,19 @@ export async function userRef(db: Db, workspaceId: number, uuid: string | null) 
     .executeTakeFirst();
   return u ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null;
 }
+
+/**
+ * A one-row derived table of the references a write is about to store, so the
+ * builders above can load them before the write, in one statement, with the
+ * same scoping: `db.selectFrom(pendingRow(workspaceId, {contact_id: 5}, {salesperson_id: uuid}).as('pending'))
+ * .select((eb) => contactRefJson(eb, d, 'pending.contact_id').as('contact'))`.
+ * Integer references and text (user uuid) references are cast so PostgreSQL compares like with like.
+ */
+export function pendingRow(workspaceId: number, ints: Record<string, number | null | undefined>, texts: Record<string, string | null | undefined> = {}) {
+  const cols = [
+    sql`cast(${workspaceId} as integer) as workspace_id`,
+    ...Object.entries(ints).map(([k, v]) => sql`cast(${v ?? null} as integer) as ${sql.ref(k)}`),
+    ...Object.entries(texts).map(([k, v]) => sql`cast(${v ?? null} as text) as ${sql.ref(k)}`),
+  ];
+  return sql<Record<string, unknown>>`(select ${sql.join(cols)})`;
+}
