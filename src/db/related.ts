@@ -125,25 +125,36 @@ export function userRefJson(eb: ParentBuilder, dialect: Dialect, column: `${stri
   );
 }
 
+/**
+ * A one-row derived table of the references a write is about to store, so the
+ * builders above can load them before the write, in one statement, with the
+ * same scoping: `db.selectFrom(pendingRow(workspaceId, {contact_id: 5}, {salesperson_id: uuid}).as('pending'))
+ * .select((eb) => contactRefJson(eb, d, 'pending.contact_id').as('contact'))`.
+ * Integer references and text (user uuid) references are cast so PostgreSQL compares like with like.
+ */
+export function pendingRow(workspaceId: number, ints: Record<string, number | null | undefined>, texts: Record<string, string | null | undefined> = {}) {
+  const cols = [
+    sql`cast(${workspaceId} as integer) as workspace_id`,
+    ...Object.entries(ints).map(([k, v]) => sql`cast(${v ?? null} as integer) as ${sql.ref(k)}`),
+    ...Object.entries(texts).map(([k, v]) => sql`cast(${v ?? null} as text) as ${sql.ref(k)}`),
+  ];
+  return sql<Record<string, unknown>>`(select ${sql.join(cols)})`;
+}
+
 // The awaited lookups below remain for callers not yet moved to the builders
 // above (one round trip each); new reads use the builders.
 
 type Db = Kysely<DB>;
 
-export async function contactRef(db: Db, workspaceId: number, id: number | null) {
+export async function contactName(db: Db, workspaceId: number, id: number | null) {
   if (id === null) return null;
   const c = await db
     .selectFrom('contacts')
-    .select(['id', 'first_name', 'last_name', 'email', 'phone'])
+    .select(['id', 'first_name', 'last_name'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();
   return c ?? null;
-}
-
-export async function contactName(db: Db, workspaceId: number, id: number | null) {
-  const c = await contactRef(db, workspaceId, id);
-  return c && { id: c.id, first_name: c.first_name, last_name: c.last_name };
 }
 
 export async function propertyRef(db: Db, workspaceId: number, id: number | null) {
@@ -163,31 +174,4 @@ export async function documentRef(db: Db, table: 'requests' | 'quotes' | 'jobs',
     .where('id', '=', id)
     .executeTakeFirst();
   return r ?? null;
-}
-
-export async function userRef(db: Db, workspaceId: number, uuid: string | null) {
-  if (!uuid) return null;
-  const u = await db
-    .selectFrom('users')
-    .select(['user_id', 'first_name', 'last_name'])
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', uuid)
-    .executeTakeFirst();
-  return u ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null;
-}
-
-/**
- * A one-row derived table of the references a write is about to store, so the
- * builders above can load them before the write, in one statement, with the
- * same scoping: `db.selectFrom(pendingRow(workspaceId, {contact_id: 5}, {salesperson_id: uuid}).as('pending'))
- * .select((eb) => contactRefJson(eb, d, 'pending.contact_id').as('contact'))`.
- * Integer references and text (user uuid) references are cast so PostgreSQL compares like with like.
- */
-export function pendingRow(workspaceId: number, ints: Record<string, number | null | undefined>, texts: Record<string, string | null | undefined> = {}) {
-  const cols = [
-    sql`cast(${workspaceId} as integer) as workspace_id`,
-    ...Object.entries(ints).map(([k, v]) => sql`cast(${v ?? null} as integer) as ${sql.ref(k)}`),
-    ...Object.entries(texts).map(([k, v]) => sql`cast(${v ?? null} as text) as ${sql.ref(k)}`),
-  ];
-  return sql<Record<string, unknown>>`(select ${sql.join(cols)})`;
 }

@@ -57,16 +57,6 @@ export async function insertStatusChange(
     .execute();
 }
 
-export function listStatusChanges(db: Kysely<DB>, workspaceId: number, quoteId: number) {
-  return db
-    .selectFrom('quote_status_changes')
-    .select(['status', 'comment', 'user_id', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('quote_id', '=', quoteId)
-    .orderBy('id')
-    .execute();
-}
-
 
 /** The related records a quote's detail carries besides its job and status changes. */
 export interface QuoteRefs {

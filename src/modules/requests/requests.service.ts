@@ -8,7 +8,7 @@ import type { CrudService } from '../../http/crud.ts';
 import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { listRequests, requestCodec, requestOf, requests } from './requests.repo.ts';
+import { insertRequest, listRequests, requestCodec, requestOf, requests, updateRequestRow } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
@@ -73,7 +73,7 @@ export async function createRequest(
   await checkReferences(trx, workspaceId, refsOf(input));
   const number = await nextNumber(trx, workspaceId, 'requests');
   const at = now();
-  const id = await requests.insert(trx, {
+  const request = await insertRequest(trx, {
     ...requestCodec.encode({ status: 'new', ...input }),
     number,
     workspace_id: workspaceId,
@@ -81,7 +81,6 @@ export async function createRequest(
     created_at: at,
     updated_at: at,
   });
-  const request = await getRequest(trx, workspaceId, id);
   await emit(trx, workspaceId, 'new_request', 'requests', await newRequestPayload(trx, workspaceId, request));
   return request;
 }
@@ -94,8 +93,7 @@ export async function updateRequest(trx: Kysely<DB>, workspaceId: number, id: nu
   if (!row) throw notFound('Request');
   await checkCustomFields(trx, workspaceId, 'request', body.custom_fields, { create: false }); // D23
   await checkReferences(trx, workspaceId, refsOf(body));
-  await requests.update(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
-  const after = await getRequest(trx, workspaceId, id);
+  const after = await updateRequestRow(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
   if (!sameRecord(requestOf(row), after)) await emit(trx, workspaceId, 'request_updated', 'requests', after);
   return after;
 }
