@@ -41,11 +41,19 @@ before(async () => {
 });
 after(() => t.close());
 
+/** A write's answer is built from what it wrote: it must equal the single GET that follows. */
+async function answersLikeGet(path: string, data: unknown) {
+  const got = await api.get(path);
+  assert.equal(got.status, 200);
+  assert.deepEqual(data, got.body.data);
+}
+
 const lineItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, quantity: 1, unitPrice: 10 + i }));
 
 describe('round trips: quotes and jobs', () => {
   let quoteId: number;
   let jobId: number;
+  let created: unknown;
 
   test('creating a quote with 10 line items and a contact: 6 statements at most', async () => {
     const s = await statementsOf(t, async () => {
@@ -53,8 +61,10 @@ describe('round trips: quotes and jobs', () => {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       quoteId = res.body.data.id;
       assert.equal(res.body.data.contact.first_name, 'Ada');
+      created = res.body.data;
     });
     within(s, 6, 'POST /quotes');
+    await answersLikeGet(`/api/v1/quotes/${quoteId}`, created);
   });
 
   test('GET quote by id: 1 statement', async () => {
@@ -73,8 +83,13 @@ describe('round trips: quotes and jobs', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       jobId = res.body.data.job.id;
       assert.equal(res.body.data.status_changes.length, 1);
+      created = res.body.data;
     });
     within(s, 9, 'PUT /quotes/:id/status accepted');
+    await answersLikeGet(`/api/v1/quotes/${quoteId}`, created);
+    const job = (await api.get(`/api/v1/jobs/${jobId}`)).body.data;
+    assert.deepEqual(job.quote, { id: quoteId, number: 1, name: 'Roof', status: 'accepted' });
+    assert.equal(job.salesperson.id, userId);
   });
 
   test('updating a quote (PUT with a new contact): 5 statements at most', async () => {
@@ -84,7 +99,9 @@ describe('round trips: quotes and jobs', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.data.contact.first_name, 'Grace');
       assert.equal(res.body.data.job.id, jobId);
+      created = res.body.data;
     });
+    await answersLikeGet(`/api/v1/quotes/${quoteId}`, created);
     // begin, locked read, references, update, commit
     within(s, 5, 'PUT /quotes/:id');
   });
@@ -94,8 +111,27 @@ describe('round trips: quotes and jobs', () => {
       const res = await api.post('/api/v1/jobs', { name: 'Gutters', contact_id: contactId, line_items: lineItems });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.equal(res.body.data.contact.first_name, 'Ada');
+      created = res.body.data;
     });
     within(s, 6, 'POST /jobs');
+    await answersLikeGet(`/api/v1/jobs/${(created as { id: number }).id}`, created);
+    // And a PUT of the job: the locked read, the references, the update.
+    const other = (await api.post('/api/v1/contacts', { first_name: 'Alan', last_name: 'Turing' })).body.data.id;
+    let updated: unknown;
+    const u = await statementsOf(t, async () => {
+      const res = await api.put(`/api/v1/jobs/${(created as { id: number }).id}`, { contact_id: other, quote_id: null });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      updated = res.body.data;
+    });
+    within(u, 5, 'PUT /jobs/:id');
+    await answersLikeGet(`/api/v1/jobs/${(created as { id: number }).id}`, updated);
+  });
+
+  test('a quote created as accepted (D14) answers its job like the GET', async () => {
+    const res = await api.post('/api/v1/quotes', { name: 'Fence', status: 'accepted', contact_id: contactId, line_items: lineItems });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.data.job.status, 'draft');
+    await answersLikeGet(`/api/v1/quotes/${res.body.data.id}`, res.body.data);
   });
 
   test('GET job by id: 1 statement', async () => {
