@@ -5,6 +5,7 @@ import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
+import type { DocumentRef } from '../../db/related.ts';
 import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
@@ -13,7 +14,6 @@ import { emit } from '../../outbox/emit.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findQuoteDetail, insertQuote, insertStatusChange, listQuotes, loadQuoteInputs, quoteCodec, type QuoteRefs, quotes, updateQuoteRow } from './quotes.repo.ts';
-import type { DocumentRef } from '../../db/related.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
