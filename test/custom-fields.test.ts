@@ -192,3 +192,123 @@ describe('custom_fields validated on every record (D23)', () => {
     });
   }
 });
+
+// D23 on every create path: the check lives in the one function that creates
+// each record (createQuote, insertJob, createRequest), so the template copy, the
+// job of an accepted quote, the internal endpoint and the form get it too. A
+// record the service creates from a source carries what the source provides
+// (the job: the quote's values for the keys jobs define; the form: its
+// customFields; the internal endpoint: nothing) and the requirement applies.
+describe('required custom fields on every create path (D23)', () => {
+  const INTERNAL = 'internal-plugin-secret-d23-0123456789';
+  let u: TestApp;
+  before(async () => {
+    u = await buildTestApp({ INTERNAL_API_KEY: INTERNAL, FORM_RATE_LIMIT: '1000/1h' });
+  });
+  after(() => u.close());
+
+  /** Everything a create could have written in the workspace: row counts and the D13 counters. */
+  async function written(workspaceId: number) {
+    const counts: Record<string, number> = {};
+    for (const table of ['contacts', 'properties', 'requests', 'quotes', 'jobs', 'quote_status_changes', 'outbox'] as const) {
+      const r = await u.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow();
+      counts[table] = Number(r.n);
+    }
+    const counters = await u.db.selectFrom('counters').select(['kind', 'value']).where('workspace_id', '=', workspaceId).orderBy('kind').execute();
+    return { counts, counters };
+  }
+
+  /** `write` is refused with a 400 naming `path`, and writes nothing. */
+  async function refused(workspaceId: number, write: () => Promise<{ status: number; body: any }>, path: (string | number)[]) {
+    const before = await written(workspaceId);
+    const res = await write();
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.success, false);
+    assert.deepEqual(
+      res.body.details.map((d: { path: unknown[] }) => d.path),
+      [path],
+    );
+    assert.deepEqual(await written(workspaceId), before);
+    return res;
+  }
+
+  async function workspaceRequiring(module: 'request' | 'quote' | 'job', key = 'po') {
+    const ws = await seedWorkspace(u.db);
+    await addCustomField(u.db, ws.workspace.id, { module_type: module, key, label: key, type: 'text', options: null, required: true });
+    return { ws, api: client(u.app, ws.token) };
+  }
+
+  for (const [module, path] of [
+    ['quote', '/api/v1/quotes'],
+    ['job', '/api/v1/jobs'],
+    ['request', '/api/v1/requests'],
+  ] as const) {
+    test(`POST ${path}: refused without the required field, nothing written`, async () => {
+      const { ws, api } = await workspaceRequiring(module);
+      const contact = (await api.post('/api/v1/contacts', { first_name: 'A', last_name: 'B' })).body.data.id;
+      await refused(ws.workspace.id, () => api.post(path, { contact_id: contact }), ['custom_fields', 'po']);
+      const ok = await api.post(path, { contact_id: contact, custom_fields: { po: 'PO-1' } });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      assert.equal(ok.body.data.number, 1); // the refused create gave its number back (D13)
+    });
+  }
+
+  test('POST /quote-templates/:id/create-quote: a template carries no custom fields, so a required quote field refuses it', async () => {
+    const { ws, api } = await workspaceRequiring('quote');
+    const template = (await api.post('/api/v1/quote-templates', { template_name: 'Roof', name: 'Roof', line_items: [{ name: 'Tile', unitPrice: 5 }] })).body.data;
+    await refused(ws.workspace.id, () => api.post(`/api/v1/quote-templates/${template.id}/create-quote`), ['custom_fields', 'po']);
+  });
+
+  test('accepting a quote: its job carries the quote values of the keys jobs define; without a required one, nothing changes', async () => {
+    const { ws, api } = await workspaceRequiring('job', 'gate_code');
+    // No quote definitions here, so a quote may carry any object.
+    const bare = (await api.post('/api/v1/quotes', { name: 'No code', custom_fields: { colour: 'red' } })).body.data;
+    await refused(ws.workspace.id, () => api.put(`/api/v1/quotes/${bare.id}/status`, { status: 'accepted' }), ['custom_fields', 'gate_code']);
+    const still = (await api.get(`/api/v1/quotes/${bare.id}`)).body.data;
+    assert.equal(still.status, 'draft');
+    assert.equal(still.job, null);
+    assert.deepEqual(still.status_changes, []);
+    // Created as accepted (D14 from the create path): refused the same way.
+    await refused(ws.workspace.id, () => api.post('/api/v1/quotes', { status: 'accepted' }), ['custom_fields', 'gate_code']);
+
+    const coded = (await api.post('/api/v1/quotes', { name: 'Coded', custom_fields: { gate_code: '1234', colour: 'red' } })).body.data;
+    const accepted = await api.put(`/api/v1/quotes/${coded.id}/status`, { status: 'accepted' });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    const job = (await api.get(`/api/v1/jobs/${accepted.body.data.job.id}`)).body.data;
+    assert.deepEqual(job.custom_fields, { gate_code: '1234' });
+  });
+
+  test('POST /api/requests (internal): it cannot send custom fields, so a required request field refuses it; no contact or property is left behind', async () => {
+    const { ws } = await workspaceRequiring('request');
+    await refused(
+      ws.workspace.id,
+      () => client(u.app, INTERNAL).post('/api/requests', { workspace_id: ws.workspace.id, name: 'Jane Doe', email: 'jane@example.test', street: '1 Main St' }),
+      ['custom_fields', 'po'],
+    );
+  });
+
+  test('POST /api/forms/embed-request: the form customFields must hold the required field; no contact or property is left behind', async () => {
+    const { ws } = await workspaceRequiring('request');
+    const key = await keyFor(u.db, ws.workspace.id, 'embed_forms');
+    const form = (customFields?: object) => ({
+      apiKey: key,
+      formData: {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        email: 'jane@example.test',
+        phone: '+1 555 123 4567',
+        description: 'The boiler is leaking.',
+        property: { street: '1 Main St' },
+        ...(customFields && { customFields }),
+      },
+    });
+    const res = await refused(ws.workspace.id, () => client(u.app).post('/api/forms/embed-request', form()), ['formData', 'customFields', 'po']);
+    assert.equal(res.body.error, 'Invalid request data');
+    const ok = await client(u.app).post('/api/forms/embed-request', form({ po: 'PO-9' }));
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+});

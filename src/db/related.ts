@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
+import { Type, type Static } from 'typebox';
 import type { DB } from './schema.ts';
+import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText } from './json-helpers.ts';
 import { Id, Nullable, UserRef } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
@@ -24,23 +25,136 @@ export const PropertyRef = Type.Object({
 /** A request, quote or job, by number and name. */
 export const DocumentRef = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
 export { UserRef };
+export type ContactName = Static<typeof ContactName>;
+export type ContactRef = Static<typeof ContactRef>;
+export type PropertyRef = Static<typeof PropertyRef>;
+export type DocumentRef = Static<typeof DocumentRef>;
+export type UserRef = Static<typeof UserRef>;
+
+// Subquery builders: `select ..., contactRefJson(eb, dialect, 'quotes.contact_id').as('contact')`
+// puts the related object into the parent's own statement as JSON text (parse it
+// with parseJson, json-helpers.ts). `column` is `<parent table>.<reference column>`;
+// the target is looked up in the parent row's workspace (`<parent table>.workspace_id`),
+// so a reference never reaches another workspace.
+
+/** Any select's expression builder will do: the subquery reaches its parent only through `column`. */
+type ParentBuilder = Pick<ExpressionBuilder<DB, never>, 'selectFrom'>;
+
+/** `table.column` of the parent row: the reference and the parent's workspace_id. */
+function parentRefs<V = number>(column: `${string}.${string}`) {
+  const table = column.slice(0, column.indexOf('.'));
+  return { ref: sql.ref<V>(column), workspace: sql.ref<number>(`${table}.workspace_id`) };
+}
+
+export function contactRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<ContactRef> | null> {
+  const p = parentRefs(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('contacts')
+      .select(['contacts.id', 'contacts.first_name', 'contacts.last_name', 'contacts.email', 'contacts.phone'])
+      .where('contacts.workspace_id', '=', p.workspace)
+      .where('contacts.id', '=', p.ref),
+  );
+}
+
+export function contactNameJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<ContactName> | null> {
+  const p = parentRefs(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('contacts')
+      .select(['contacts.id', 'contacts.first_name', 'contacts.last_name'])
+      .where('contacts.workspace_id', '=', p.workspace)
+      .where('contacts.id', '=', p.ref),
+  );
+}
+
+/** Built in one json_build_object, not jsonObjectFrom: a nested object must not cross a SQLite subquery (json-helpers.ts). */
+export function propertyRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<PropertyRef> | null> {
+  const p = parentRefs(column);
+  const sub = eb
+    .selectFrom('properties')
+    .select((s) =>
+      jsonBuild(dialect, {
+        id: s.ref('properties.id'),
+        address: jsonBuild(dialect, {
+          street: s.ref('properties.street'),
+          street_2: s.ref('properties.street_2'),
+          city: s.ref('properties.city'),
+          state: s.ref('properties.state'),
+          postal_code: s.ref('properties.postal_code'),
+          country: s.ref('properties.country'),
+        }),
+        property_type: s.ref('properties.property_type'),
+      }).as('obj'),
+    )
+    .where('properties.workspace_id', '=', p.workspace)
+    .where('properties.id', '=', p.ref);
+  return sql<JsonText<PropertyRef> | null>`(${sub})`;
+}
+
+/** The document a reference column names, by its name: `request_id`, `quote_id` or `job_id`. */
+const DOCUMENT_TABLES = { request_id: 'requests', quote_id: 'quotes', job_id: 'jobs' } as const;
+type DocumentColumn = keyof typeof DOCUMENT_TABLES;
+
+/** A request, quote or job by its reference column (`'invoices.job_id'` reads jobs). */
+export function documentRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${DocumentColumn}`): RawBuilder<JsonText<DocumentRef> | null> {
+  const p = parentRefs(column);
+  const table = DOCUMENT_TABLES[column.slice(column.indexOf('.') + 1) as DocumentColumn];
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom(table)
+      .select(['id', 'number', 'name', 'status'])
+      .where('workspace_id', '=', p.workspace)
+      .where('id', '=', p.ref),
+  );
+}
+
+/** A user by the uuid in `column` (`'quotes.salesperson_id'`), as `{id: uuid, first_name, last_name}`. */
+export function userRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${string}`): RawBuilder<JsonText<UserRef> | null> {
+  const p = parentRefs<string>(column);
+  return jsonObjectFrom(
+    dialect,
+    eb
+      .selectFrom('users')
+      .select(['users.user_id as id', 'users.first_name', 'users.last_name'])
+      .where('users.workspace_id', '=', p.workspace)
+      .where('users.user_id', '=', p.ref),
+  );
+}
+
+/**
+ * A one-row derived table of the references a write is about to store, so the
+ * builders above can load them before the write, in one statement, with the
+ * same scoping: `db.selectFrom(pendingRow(workspaceId, {contact_id: 5}, {salesperson_id: uuid}).as('pending'))
+ * .select((eb) => contactRefJson(eb, d, 'pending.contact_id').as('contact'))`.
+ * Integer references and text (user uuid) references are cast so PostgreSQL compares like with like.
+ */
+export function pendingRow(workspaceId: number, ints: Record<string, number | null | undefined>, texts: Record<string, string | null | undefined> = {}) {
+  const cols = [
+    sql`cast(${workspaceId} as integer) as workspace_id`,
+    ...Object.entries(ints).map(([k, v]) => sql`cast(${v ?? null} as integer) as ${sql.ref(k)}`),
+    ...Object.entries(texts).map(([k, v]) => sql`cast(${v ?? null} as text) as ${sql.ref(k)}`),
+  ];
+  return sql<Record<string, unknown>>`(select ${sql.join(cols)})`;
+}
+
+// The awaited lookups below remain for callers not yet moved to the builders
+// above (one round trip each); new reads use the builders.
 
 type Db = Kysely<DB>;
 
-export async function contactRef(db: Db, workspaceId: number, id: number | null) {
+export async function contactName(db: Db, workspaceId: number, id: number | null) {
   if (id === null) return null;
   const c = await db
     .selectFrom('contacts')
-    .select(['id', 'first_name', 'last_name', 'email', 'phone'])
+    .select(['id', 'first_name', 'last_name'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();
   return c ?? null;
-}
-
-export async function contactName(db: Db, workspaceId: number, id: number | null) {
-  const c = await contactRef(db, workspaceId, id);
-  return c && { id: c.id, first_name: c.first_name, last_name: c.last_name };
 }
 
 export async function propertyRef(db: Db, workspaceId: number, id: number | null) {
@@ -60,15 +174,4 @@ export async function documentRef(db: Db, table: 'requests' | 'quotes' | 'jobs',
     .where('id', '=', id)
     .executeTakeFirst();
   return r ?? null;
-}
-
-export async function userRef(db: Db, workspaceId: number, uuid: string | null) {
-  if (!uuid) return null;
-  const u = await db
-    .selectFrom('users')
-    .select(['user_id', 'first_name', 'last_name'])
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', uuid)
-    .executeTakeFirst();
-  return u ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null;
 }

@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
+import { type Dialect, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
 import type { CustomFieldsTable, DB } from '../../db/schema.ts';
 import { type Detail, type PathSegment, ValidationError } from '../../kernel/errors.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
@@ -52,8 +53,50 @@ export async function addCustomField(db: Kysely<DB>, workspaceId: number, input:
 // The same calendar-date shape as DateString elsewhere in the API.
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
+/** What validation needs of a definition. */
+export type FieldDef = Pick<CustomField, 'key' | 'type' | 'options' | 'required'>;
+interface FieldDefRow {
+  key: string;
+  type: string;
+  options: string | string[] | null;
+  required: number | boolean;
+}
+
+/**
+ * The module's definitions as a JSON subquery, so a write can load them in the
+ * statement that loads its references (one round trip); read them with `fieldDefsOf`.
+ * `null` for moduleType selects a null (the write needs no definitions).
+ */
+export function customFieldDefsJson(
+  eb: Pick<ExpressionBuilder<DB, never>, 'selectFrom'>,
+  dialect: Dialect,
+  workspaceId: number,
+  moduleType: ModuleType | null,
+): RawBuilder<JsonText<FieldDefRow[]> | null> {
+  if (moduleType === null) return sql<null>`null`; // not needed by this write
+  return jsonArrayFrom(
+    dialect,
+    eb
+      .selectFrom('custom_fields')
+      .select(['custom_fields.key', 'custom_fields.type', 'custom_fields.options', 'custom_fields.required'])
+      .where('custom_fields.workspace_id', '=', workspaceId)
+      .where('custom_fields.module_type', '=', moduleType)
+      .orderBy('custom_fields.id'),
+  );
+}
+
+/** Parses customFieldDefsJson: `options` arrives nested on PostgreSQL (jsonb) and as text on SQLite. */
+export function fieldDefsOf(text: JsonText<FieldDefRow[]> | null): FieldDef[] {
+  return (parseJson(text) ?? []).map((r) => ({
+    key: r.key,
+    type: r.type,
+    options: typeof r.options === 'string' ? fromJson<string[]>(r.options) : r.options,
+    required: Boolean(r.required),
+  }));
+}
+
 /** Why `value` does not fit the definition, or null when it does. */
-function mismatch(def: CustomField, value: unknown): string | null {
+function mismatch(def: FieldDef, value: unknown): string | null {
   switch (def.type) {
     case 'text':
       return typeof value === 'string' ? null : 'must be a string';
@@ -77,17 +120,22 @@ function mismatch(def: CustomField, value: unknown): string | null {
  * workspace without definitions for the module accepts anything (SPEC types custom_fields as "any").
  * `null` is accepted for an optional field (it clears it, like any nullable field).
  */
-export async function checkCustomFields(
-  db: Kysely<DB>,
-  workspaceId: number,
-  moduleType: ModuleType,
-  value: unknown,
-  { create, pathPrefix = ['custom_fields'] }: { create: boolean; pathPrefix?: PathSegment[] },
-): Promise<void> {
-  if (value === undefined && !create) return;
+export interface CheckOptions {
+  create: boolean;
+  pathPrefix?: PathSegment[];
+}
+
+export async function checkCustomFields(db: Kysely<DB>, workspaceId: number, moduleType: ModuleType, value: unknown, opts: CheckOptions): Promise<void> {
+  if (value === undefined && !opts.create) return;
   const rows = await db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId).where('module_type', '=', moduleType).execute();
-  if (rows.length === 0) return;
-  const defs = new Map(rows.map((r) => [r.key, customFieldOf(r)]));
+  validateCustomFields(rows.map(customFieldOf), value, opts);
+}
+
+/** checkCustomFields with the definitions already loaded (customFieldDefsJson). */
+export function validateCustomFields(definitions: FieldDef[], value: unknown, { create, pathPrefix = ['custom_fields'] }: CheckOptions): void {
+  if (value === undefined && !create) return;
+  if (definitions.length === 0) return;
+  const defs = new Map(definitions.map((d) => [d.key, d]));
   if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     throw new ValidationError([{ path: pathPrefix, message: 'must be an object' }]);
   }

@@ -6,7 +6,6 @@ import type { Redis } from 'ioredis';
 import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
 import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
 import { intake, splitName } from './intake.service.ts';
@@ -126,10 +125,8 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         reply.header('retry-after', String(retryAfterSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording
       }
-      const result = await db.transaction().execute(async (trx) => {
-        // D23: the form's customFields are the request's custom_fields.
-        await checkCustomFields(trx, auth.workspaceId, 'request', f.customFields, { create: true, pathPrefix: ['formData', 'customFields'] });
-        return intake(trx, auth.workspaceId, auth.userId, {
+      const result = await db.transaction().execute((trx) =>
+        intake(trx, auth.workspaceId, auth.userId, {
           first_name: f.firstName,
           last_name: f.lastName,
           email: f.email,
@@ -137,9 +134,11 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
           company: f.company,
           address: f.property,
           details: f.description,
+          // D23: the form's customFields are the request's custom_fields, checked by createRequest.
           custom_fields: f.customFields,
-        });
-      });
+          customFieldsPath: ['formData', 'customFields'],
+        }),
+      );
       return reply.code(201).send({
         success: true as const,
         data: {

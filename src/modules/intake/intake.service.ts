@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { createContact } from '../contacts/contacts.service.ts';
 import { insertLink, insertProperty } from '../properties/properties.repo.ts';
 import type { Request } from '../requests/requests.schemas.ts';
@@ -19,6 +19,8 @@ export interface IntakeInput {
   address?: Address;
   details?: string;
   custom_fields?: unknown;
+  /** Where the body carries custom_fields, for D23's details (the form: `formData.customFields`). */
+  customFieldsPath?: PathSegment[];
 }
 
 export interface IntakeResult {
@@ -57,7 +59,8 @@ async function matchContact(trx: Kysely<DB>, workspaceId: number, email?: string
 /**
  * The shared intake of the internal endpoint and the embedded form, inside the
  * caller's transaction: contact matched or created (new_contact), property created
- * and linked when an address is given, then the request (D13 number, new_request).
+ * and linked when an address is given, then the request (D13 number, new_request;
+ * D23: the workspace's required request fields apply, and a refusal undoes the contact and property).
  * A matched contact is left as it is: a form must not rewrite a customer's record.
  */
 export async function intake(trx: Kysely<DB>, workspaceId: number, userId: string | null, input: IntakeInput): Promise<IntakeResult> {
@@ -80,11 +83,17 @@ export async function intake(trx: Kysely<DB>, workspaceId: number, userId: strin
     propertyId = await insertProperty(trx, workspaceId, { ...address, property_type: 'single-family', created_at: at, updated_at: at });
     await insertLink(trx, workspaceId, { contact_id: contactId, property_id: propertyId, role: 'owner', created_at: at });
   }
-  const request = await createRequest(trx, workspaceId, userId, {
-    contact_id: contactId,
-    property_id: propertyId,
-    details: input.details ?? null,
-    ...(input.custom_fields !== undefined && { custom_fields: input.custom_fields }),
-  });
+  const request = await createRequest(
+    trx,
+    workspaceId,
+    userId,
+    {
+      contact_id: contactId,
+      property_id: propertyId,
+      details: input.details ?? null,
+      ...(input.custom_fields !== undefined && { custom_fields: input.custom_fields }),
+    },
+    { customFieldsPath: input.customFieldsPath },
+  );
   return { request, contactId, propertyId };
 }

@@ -1,10 +1,24 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, JobsTable } from '../../db/schema.ts';
+import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { dialectOf, parseJson } from '../../db/json-helpers.ts';
+import {
+  type ContactRef,
+  contactRefJson,
+  type DocumentRef,
+  documentRefJson,
+  pendingRow,
+  type PropertyRef,
+  propertyRefJson,
+  type UserRef,
+  userRefJson,
+} from '../../db/related.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
 import { csv } from '../../kernel/schemas.ts';
-import type { Job, JobQuery } from './jobs.schemas.ts';
+import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
 
 export const jobCodec = rowCodec<Job>({ json: ['line_items', 'expenses', 'custom_fields'] });
 export const jobs = tenantRows('jobs');
@@ -35,4 +49,102 @@ export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
 /** D14: the job a quote already yielded, if any. */
 export async function jobOfQuote(db: Kysely<DB>, workspaceId: number, quoteId: number) {
   return db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('quote_id', '=', quoteId).executeTakeFirst();
+}
+
+
+/** The related records a job's detail carries. */
+export interface JobRefs {
+  contact: ContactRef | null;
+  property: PropertyRef | null;
+  request: DocumentRef | null;
+  quote: DocumentRef | null;
+  salesperson: UserRef | null;
+}
+
+/** "Get job: expanded with related data" in one statement (related records as JSON subqueries); `lock` holds the row until commit. */
+export async function findJobDetail(db: Kysely<DB>, workspaceId: number, id: number, { lock = false } = {}): Promise<JobDetail | undefined> {
+  const d = dialectOf(db);
+  const qb = db
+    .selectFrom('jobs')
+    .selectAll('jobs')
+    .select((eb) => [
+      contactRefJson(eb, d, 'jobs.contact_id').as('contact'),
+      propertyRefJson(eb, d, 'jobs.property_id').as('property'),
+      documentRefJson(eb, d, 'jobs.request_id').as('request'),
+      documentRefJson(eb, d, 'jobs.quote_id').as('quote'),
+      userRefJson(eb, d, 'jobs.salesperson_id').as('salesperson'),
+    ])
+    .where('jobs.workspace_id', '=', workspaceId)
+    .where('jobs.id', '=', id);
+  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  if (!row) return undefined;
+  const { contact, property, request, quote, salesperson, ...job } = row;
+  return {
+    ...jobOf(job),
+    contact: parseJson(contact),
+    property: parseJson(property),
+    request: parseJson(request),
+    quote: parseJson(quote),
+    salesperson: parseJson(salesperson),
+  };
+}
+
+/**
+ * Before a write, in one statement: the records the body references (D11, in
+ * the workspace) and, with `fields`, the job custom field definitions (D23).
+ * `missing`: a given contact, property, request or salesperson was not found.
+ */
+export async function loadJobInputs(
+  db: Kysely<DB>,
+  workspaceId: number,
+  body: JobCreate | JobUpdate,
+  { fields }: { fields: boolean },
+): Promise<{ refs: JobRefs; defs: FieldDef[]; missing: boolean }> {
+  const d = dialectOf(db);
+  const row = await db
+    .selectFrom(
+      pendingRow(
+        workspaceId,
+        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, quote_id: body.quote_id },
+        { salesperson_id: body.salesperson_id },
+      ).as('pending'),
+    )
+    .select((eb) => [
+      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
+      propertyRefJson(eb, d, 'pending.property_id').as('property'),
+      documentRefJson(eb, d, 'pending.request_id').as('request'),
+      documentRefJson(eb, d, 'pending.quote_id').as('quote'),
+      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
+      customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields'),
+    ])
+    .executeTakeFirstOrThrow();
+  const refs: JobRefs = {
+    contact: parseJson(row.contact),
+    property: parseJson(row.property),
+    request: parseJson(row.request),
+    quote: parseJson(row.quote),
+    salesperson: parseJson(row.salesperson),
+  };
+  const given = (v: unknown) => v !== undefined && v !== null;
+  const missing =
+    (given(body.contact_id) && !refs.contact) ||
+    (given(body.property_id) && !refs.property) ||
+    (given(body.request_id) && !refs.request) ||
+    (given(body.salesperson_id) && !refs.salesperson);
+  return { refs, defs: fieldDefsOf(row.fields), missing };
+}
+
+export async function insertJobRow(db: Kysely<DB>, values: Record<string, unknown>): Promise<Job> {
+  return jobOf(await db.insertInto('jobs').values(values as Insertable<JobsTable>).returningAll().executeTakeFirstOrThrow());
+}
+
+export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<Job> {
+  const row = await db
+    .updateTable('jobs')
+    .set(values as Updateable<JobsTable>)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return jobOf(row);
 }

@@ -6,29 +6,20 @@ import {assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/lin
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { contactRef, documentRef, propertyRef, userRef } from '../../db/related.ts';
 import { locked } from '../../db/locks.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { jobCodec, jobOf, jobOfQuote, jobs, listJobs } from './jobs.repo.ts';
+import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, updateJobRow } from './jobs.repo.ts';
 import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getJobDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobDetail> {
-  const row = await jobs.find(db, workspaceId, id);
-  if (!row) throw notFound('Job');
-  const job = jobOf(row);
-  return {
-    ...job,
-    contact: await contactRef(db, workspaceId, job.contact_id),
-    property: await propertyRef(db, workspaceId, job.property_id),
-    request: await documentRef(db, 'requests', workspaceId, job.request_id),
-    quote: await documentRef(db, 'quotes', workspaceId, job.quote_id),
-    salesperson: await userRef(db, workspaceId, job.salesperson_id),
-  };
+  const detail = await findJobDetail(db, workspaceId, id);
+  if (!detail) throw notFound('Job');
+  return detail;
 }
 
 /** D10: ids assigned, unset fields null. */
@@ -69,15 +60,25 @@ async function claimQuote(trx: Kysely<DB>, workspaceId: number, quoteId: number,
 export type JobValues = Omit<Job, 'id' | 'workspace_id' | 'number' | 'created_at' | 'updated_at'>;
 
 /**
- * Inserts checked values with the next job number (D13) and records `new_job`
- * (D16). The REST create and the quote acceptance (D14) both end here.
+ * The one function that creates a job (the REST create and the quote
+ * acceptance, D14): D23 required custom fields (`fieldDefs`, loaded by the
+ * caller with its references), the next job number (D13), the row, and
+ * `new_job` (D16). The answer is built from the inserted row and the related
+ * records the caller already loaded (`refs`), without reading the job back.
  */
-export async function insertJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, values: JobValues): Promise<JobDetail> {
+export async function insertJob(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  values: JobValues,
+  { refs, fieldDefs }: { refs: JobRefs; fieldDefs: FieldDef[] },
+): Promise<JobDetail> {
+  validateCustomFields(fieldDefs, values.custom_fields, { create: true }); // D23, on every create path
   const number = await nextNumber(trx, workspaceId, 'jobs');
   const at = now();
-  let id: number;
+  let job: Job;
   try {
-    id = await jobs.insert(trx, { ...jobCodec.encode(values), number, workspace_id: workspaceId, created_by: userId, created_at: at, updated_at: at });
+    job = await insertJobRow(trx, { ...jobCodec.encode(values), number, workspace_id: workspaceId, created_by: userId, created_at: at, updated_at: at });
   } catch (err) {
     // The unique index is D14's last line of defence.
     if (
@@ -89,42 +90,73 @@ export async function insertJob(trx: Kysely<DB>, workspaceId: number, userId: st
     }
     throw err;
   }
-  const job = await getJobDetail(trx, workspaceId, id);
-  await emit(trx, workspaceId, 'new_job', 'jobs', job);
-  return job;
+  const detail: JobDetail = { ...job, ...refs };
+  await emit(trx, workspaceId, 'new_job', 'jobs', detail);
+  return detail;
+}
+
+/** D11 failed for some reference: checkReferences names each missing one (400). */
+async function refuseMissing(trx: Kysely<DB>, workspaceId: number, body: JobCreate | JobUpdate): Promise<void> {
+  await checkReferences(trx, workspaceId, refsOf(body));
 }
 
 export async function createJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: JobCreate): Promise<JobDetail> {
-  await checkReferences(trx, workspaceId, refsOf(body));
+  const inputs = await loadJobInputs(trx, workspaceId, body, { fields: true });
+  validateCustomFields(inputs.defs, body.custom_fields, { create: true }); // D23: before any other check, as before
+  if (inputs.missing) await refuseMissing(trx, workspaceId, body);
   if (body.quote_id) await claimQuote(trx, workspaceId, body.quote_id, null);
   const pricing: Pricing = await resolvePricing(trx, workspaceId, null, body);
-  return insertJob(trx, workspaceId, userId, {
-    name: body.name ?? null,
-    contact_id: body.contact_id ?? null,
-    property_id: body.property_id ?? null,
-    request_id: body.request_id ?? null,
-    quote_id: body.quote_id ?? null,
-    salesperson_id: body.salesperson_id ?? null,
-    type: body.type ?? 'one-off',
-    expected_end_date: body.expected_end_date ?? null,
-    expenses: normalizeExpenses(body.expenses ?? []),
-    status: body.status ?? 'draft',
-    custom_fields: body.custom_fields ?? null,
-    ...pricing,
-  });
+  return insertJob(
+    trx,
+    workspaceId,
+    userId,
+    {
+      name: body.name ?? null,
+      contact_id: body.contact_id ?? null,
+      property_id: body.property_id ?? null,
+      request_id: body.request_id ?? null,
+      quote_id: body.quote_id ?? null,
+      salesperson_id: body.salesperson_id ?? null,
+      type: body.type ?? 'one-off',
+      expected_end_date: body.expected_end_date ?? null,
+      expenses: normalizeExpenses(body.expenses ?? []),
+      status: body.status ?? 'draft',
+      custom_fields: body.custom_fields ?? null,
+      ...pricing,
+    },
+    { refs: inputs.refs, fieldDefs: inputs.defs },
+  );
 }
 
-/** A partial update (PUT or the status endpoint). */
+const REF_FIELDS = ['contact_id', 'property_id', 'request_id', 'quote_id', 'salesperson_id'] as const;
+
+/** A partial update (PUT or the status endpoint), answered from the locked read, the references loaded and the updated row. */
 export async function updateJob(trx: Kysely<DB>, workspaceId: number, id: number, body: JobUpdate): Promise<JobDetail> {
-  const row = await jobs.find(trx, workspaceId, id, { lock: true });
-  if (!row) throw notFound('Job');
-  await checkReferences(trx, workspaceId, refsOf(body));
-  if (body.quote_id && body.quote_id !== row.quote_id) await claimQuote(trx, workspaceId, body.quote_id, id);
-  const pricing = await resolvePricing(trx, workspaceId, pricingOf(jobOf(row)), body);
+  const before = await findJobDetail(trx, workspaceId, id, { lock: true });
+  if (!before) throw notFound('Job');
+  const inputs =
+    body.custom_fields !== undefined || REF_FIELDS.some((f) => body[f] !== undefined)
+      ? await loadJobInputs(trx, workspaceId, body, { fields: body.custom_fields !== undefined })
+      : null;
+  if (inputs) {
+    validateCustomFields(inputs.defs, body.custom_fields, { create: false }); // D23
+    if (inputs.missing) await refuseMissing(trx, workspaceId, body);
+  }
+  if (body.quote_id && body.quote_id !== before.quote_id) await claimQuote(trx, workspaceId, body.quote_id, id);
+  const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
   const { expenses, ...plain } = omitPricing(body);
   const values = { ...plain, ...(expenses !== undefined ? { expenses: normalizeExpenses(expenses) } : {}), ...pricing };
-  await jobs.update(trx, workspaceId, id, { ...jobCodec.encode(values), updated_at: now() });
-  return getJobDetail(trx, workspaceId, id);
+  const job = await updateJobRow(trx, workspaceId, id, { ...jobCodec.encode(values), updated_at: now() });
+  const pick = <K extends keyof JobRefs>(key: K, field: (typeof REF_FIELDS)[number]): JobRefs[K] =>
+    body[field] === undefined || !inputs ? before[key] : inputs.refs[key];
+  return {
+    ...job,
+    contact: pick('contact', 'contact_id'),
+    property: pick('property', 'property_id'),
+    request: pick('request', 'request_id'),
+    quote: pick('quote', 'quote_id'),
+    salesperson: pick('salesperson', 'salesperson_id'),
+  };
 }
 
 export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate, JobUpdate, JobListItem, JobDetail> {
@@ -132,15 +164,9 @@ export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate
     list: (auth, query) => listJobs(db, auth.workspaceId, query),
     get: (auth, id) => getJobDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'job', body.custom_fields, { create: true }); // D23
-        return createJob(trx, auth.workspaceId, auth.userId, body);
-      }),
+      db.transaction().execute((trx) => createJob(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'job', body.custom_fields, { create: false }); // D23
-        return updateJob(trx, auth.workspaceId, id, body);
-      }),
+      db.transaction().execute((trx) => updateJob(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; invoices that named it keep going without it.
       if (!(await deleteWithAttachments(db, auth.workspaceId, 'job', id, (trx) => jobs.remove(trx, auth.workspaceId, id)))) throw notFound('Job');

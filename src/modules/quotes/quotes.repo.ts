@@ -1,10 +1,24 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, QuotesTable } from '../../db/schema.ts';
+import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
+import {
+  type ContactRef,
+  contactRefJson,
+  type DocumentRef,
+  documentRefJson,
+  pendingRow,
+  type PropertyRef,
+  propertyRefJson,
+  type UserRef,
+  userRefJson,
+} from '../../db/related.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
 import { csv } from '../../kernel/schemas.ts';
-import type { Quote, QuoteQuery } from './quotes.schemas.ts';
+import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
 export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields'] });
 export const quotes = tenantRows('quotes');
@@ -43,12 +57,149 @@ export async function insertStatusChange(
     .execute();
 }
 
-export function listStatusChanges(db: Kysely<DB>, workspaceId: number, quoteId: number) {
-  return db
-    .selectFrom('quote_status_changes')
-    .select(['status', 'comment', 'user_id', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('quote_id', '=', quoteId)
-    .orderBy('id')
-    .execute();
+
+/** The related records a quote's detail carries besides its job and status changes. */
+export interface QuoteRefs {
+  contact: ContactRef | null;
+  property: PropertyRef | null;
+  request: DocumentRef | null;
+  salesperson: UserRef | null;
+}
+
+type QuoteBuilder = ExpressionBuilder<DB, 'quotes'>;
+
+/** D14: the job the quote yielded, as a DocumentRef. */
+const jobOfQuoteJson = (eb: QuoteBuilder, d: ReturnType<typeof dialectOf>) =>
+  jsonObjectFrom(
+    d,
+    eb
+      .selectFrom('jobs')
+      .select(['jobs.id', 'jobs.number', 'jobs.name', 'jobs.status'])
+      .whereRef('jobs.workspace_id', '=', 'quotes.workspace_id')
+      .whereRef('jobs.quote_id', '=', 'quotes.id'),
+  );
+
+/**
+ * "Get quote: expanded with related data" in one statement: the row, its
+ * related records, its job (D14) and its status changes as JSON subqueries.
+ * `lock` holds the row until commit (status transitions); `jobFields` also
+ * loads the job custom field definitions an acceptance needs (D23).
+ */
+export async function findQuoteDetail(
+  db: Kysely<DB>,
+  workspaceId: number,
+  id: number,
+  { lock = false, jobFields = false }: { lock?: boolean; jobFields?: boolean } = {},
+): Promise<{ detail: QuoteDetail; jobDefs: FieldDef[] } | undefined> {
+  const d = dialectOf(db);
+  const qb = db
+    .selectFrom('quotes')
+    .selectAll('quotes')
+    .select((eb) => [
+      contactRefJson(eb, d, 'quotes.contact_id').as('contact'),
+      propertyRefJson(eb, d, 'quotes.property_id').as('property'),
+      documentRefJson(eb, d, 'quotes.request_id').as('request'),
+      userRefJson(eb, d, 'quotes.salesperson_id').as('salesperson'),
+      jobOfQuoteJson(eb, d).as('job'),
+      jsonArrayFrom(
+        d,
+        eb
+          .selectFrom('quote_status_changes as sc')
+          .select(['sc.status', 'sc.comment', 'sc.user_id', 'sc.created_at'])
+          .whereRef('sc.workspace_id', '=', 'quotes.workspace_id')
+          .whereRef('sc.quote_id', '=', 'quotes.id')
+          .orderBy('sc.id'),
+      ).as('status_changes'),
+      customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
+    ])
+    .where('quotes.workspace_id', '=', workspaceId)
+    .where('quotes.id', '=', id);
+  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  if (!row) return undefined;
+  const { contact, property, request, salesperson, job, status_changes, job_fields, ...quote } = row;
+  const detail: QuoteDetail = {
+    ...quoteOf(quote),
+    contact: parseJson(contact),
+    property: parseJson(property),
+    request: parseJson(request),
+    salesperson: parseJson(salesperson),
+    job: parseJson(job),
+    status_changes: parseJson(status_changes) ?? [],
+  };
+  return { detail, jobDefs: fieldDefsOf(job_fields) };
+}
+
+/**
+ * Before a write, in one statement: the records the body references (D11,
+ * in the workspace), the template's existence, and the custom field definitions
+ * the write validates against (D23). `missing`: a given reference was not found.
+ */
+export async function loadQuoteInputs(
+  db: Kysely<DB>,
+  workspaceId: number,
+  body: QuoteCreate | QuoteUpdate,
+  { quoteFields, jobFields }: { quoteFields: boolean; jobFields: boolean },
+): Promise<{ refs: QuoteRefs; quoteDefs: FieldDef[]; jobDefs: FieldDef[]; missing: boolean }> {
+  const d = dialectOf(db);
+  const row = await db
+    .selectFrom(
+      pendingRow(
+        workspaceId,
+        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, template_id: body.template_id },
+        { salesperson_id: body.salesperson_id },
+      ).as('pending'),
+    )
+    .select((eb) => [
+      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
+      propertyRefJson(eb, d, 'pending.property_id').as('property'),
+      documentRefJson(eb, d, 'pending.request_id').as('request'),
+      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
+      eb
+        .selectFrom('quote_templates')
+        .select('quote_templates.id')
+        .where('quote_templates.workspace_id', '=', workspaceId)
+        .where('quote_templates.id', '=', body.template_id ?? null)
+        .as('template'),
+      customFieldDefsJson(eb, d, workspaceId, quoteFields ? 'quote' : null).as('quote_fields'),
+      customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
+    ])
+    .executeTakeFirstOrThrow();
+  const refs: QuoteRefs = {
+    contact: parseJson(row.contact),
+    property: parseJson(row.property),
+    request: parseJson(row.request),
+    salesperson: parseJson(row.salesperson),
+  };
+  const given = (v: unknown) => v !== undefined && v !== null;
+  const missing =
+    (given(body.contact_id) && !refs.contact) ||
+    (given(body.property_id) && !refs.property) ||
+    (given(body.request_id) && !refs.request) ||
+    (given(body.salesperson_id) && !refs.salesperson) ||
+    (given(body.template_id) && (row.template === null || row.template === undefined));
+  return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
+}
+
+export async function insertQuote(db: Kysely<DB>, values: Record<string, unknown>): Promise<Quote> {
+  const row = await db
+    .insertInto('quotes')
+    .values(values as Insertable<QuotesTable>)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return quoteOf(row);
+}
+
+/** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
+export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<{ quote: Quote; job: DocumentRef | null }> {
+  const d = dialectOf(db);
+  const row = await db
+    .updateTable('quotes')
+    .set(values as Updateable<QuotesTable>)
+    .where('quotes.workspace_id', '=', workspaceId)
+    .where('quotes.id', '=', id)
+    .returningAll()
+    .returning((eb) => jobOfQuoteJson(eb, d).as('job'))
+    .executeTakeFirstOrThrow();
+  const { job, ...quote } = row;
+  return { quote: quoteOf(quote), job: parseJson(job) };
 }

@@ -5,38 +5,23 @@ import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { contactRef, documentRef, propertyRef, userRef } from '../../db/related.ts';
+import type { DocumentRef } from '../../db/related.ts';
 import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
-import { jobOfQuote } from '../jobs/jobs.repo.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { insertStatusChange, listQuotes, listStatusChanges, quoteCodec, quoteOf, quotes } from './quotes.repo.ts';
+import { findQuoteDetail, insertQuote, insertStatusChange, listQuotes, loadQuoteInputs, quoteCodec, type QuoteRefs, quotes, updateQuoteRow } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
-async function findQuote(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Quote> {
-  const row = await quotes.find(db, workspaceId, id, { lock });
-  if (!row) throw notFound('Quote');
-  return quoteOf(row);
-}
-
 export async function getQuoteDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<QuoteDetail> {
-  const quote = await findQuote(db, workspaceId, id);
-  const job = await jobOfQuote(db, workspaceId, id);
-  return {
-    ...quote,
-    contact: await contactRef(db, workspaceId, quote.contact_id),
-    property: await propertyRef(db, workspaceId, quote.property_id),
-    request: await documentRef(db, 'requests', workspaceId, quote.request_id),
-    salesperson: await userRef(db, workspaceId, quote.salesperson_id),
-    job: await documentRef(db, 'jobs', workspaceId, job?.id ?? null),
-    status_changes: await listStatusChanges(db, workspaceId, id),
-  };
+  const found = await findQuoteDetail(db, workspaceId, id);
+  if (!found) throw notFound('Quote');
+  return found.detail;
 }
 
 const refsOf = (body: QuoteCreate | QuoteUpdate) => ({
@@ -49,43 +34,74 @@ const refsOf = (body: QuoteCreate | QuoteUpdate) => ({
   users: { salesperson_id: body.salesperson_id },
 });
 
+const REF_FIELDS = ['contact_id', 'property_id', 'request_id', 'template_id', 'salesperson_id'] as const;
+
+/** A DocumentRef of a quote or job. */
+const docRef = (r: { id: number; number: number; name: string | null; status: string }): DocumentRef => ({ id: r.id, number: r.number, name: r.name, status: r.status });
+
 /**
- * D14: the quote entered `accepted`, so it yields its job: a draft copying
- * name, contact, property, request, salesperson, line items, pricing and
- * total; nothing when a job with its quote_id exists. The caller holds the
- * quote's row lock, so a concurrent accept waits and then finds this job.
+ * D23 for the job of an accepted quote: it carries the quote's custom field
+ * values for the keys the workspace defines for jobs (a shared key means the
+ * same field), and nothing else; the job's required fields then apply as on
+ * any create, so a quote that cannot provide them cannot be accepted (400
+ * naming `custom_fields.<key>`).
  */
-async function yieldJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, quote: Quote): Promise<void> {
-  if (await jobOfQuote(trx, workspaceId, quote.id)) return;
-  await insertJob(trx, workspaceId, userId, {
-    name: quote.name,
-    contact_id: quote.contact_id,
-    property_id: quote.property_id,
-    request_id: quote.request_id,
-    quote_id: quote.id,
-    salesperson_id: quote.salesperson_id,
-    type: 'one-off',
-    expected_end_date: null,
-    expenses: [],
-    status: 'draft',
-    custom_fields: null,
-    ...pricingOf(quote),
-    line_items: copyLineItems(quote.line_items),
-  });
+function carriedFields(quote: Quote, jobDefs: FieldDef[]): Record<string, unknown> | null {
+  const from = quote.custom_fields;
+  if (!from || typeof from !== 'object' || Array.isArray(from)) return null;
+  const keys = new Set(jobDefs.map((d) => d.key));
+  const carried = Object.fromEntries(Object.entries(from).filter(([k]) => keys.has(k)));
+  return Object.keys(carried).length ? carried : null;
 }
 
 /**
- * Creates a quote inside the caller's transaction with its D13 number and the
- * `new_quote` event (D16); the REST create and the template path both use it.
- * Created as `accepted`, it enters that status: D14 and `quote_accepted` apply.
+ * D14: the quote entered `accepted`, so it yields its job: a draft copying
+ * name, contact, property, request, salesperson, line items, pricing, total
+ * and the custom fields jobs define (D23). The caller holds the quote's row
+ * lock and has seen that it has no job yet (read after taking the lock).
+ */
+async function yieldJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, quote: Quote, refs: QuoteRefs, jobDefs: FieldDef[]): Promise<DocumentRef> {
+  const job = await insertJob(
+    trx,
+    workspaceId,
+    userId,
+    {
+      name: quote.name,
+      contact_id: quote.contact_id,
+      property_id: quote.property_id,
+      request_id: quote.request_id,
+      quote_id: quote.id,
+      salesperson_id: quote.salesperson_id,
+      type: 'one-off',
+      expected_end_date: null,
+      expenses: [],
+      status: 'draft',
+      custom_fields: carriedFields(quote, jobDefs),
+      ...pricingOf(quote),
+      line_items: copyLineItems(quote.line_items),
+    },
+    { refs: { ...refs, quote: docRef(quote) }, fieldDefs: jobDefs },
+  );
+  return docRef(job);
+}
+
+/**
+ * The one function that creates a quote, inside the caller's transaction (the
+ * REST create and the template path): D23 custom fields, D11 references, its
+ * D13 number and the `new_quote` event (D16). Created as `accepted`, it enters
+ * that status: D14 and `quote_accepted` apply. The answer is built from the
+ * inserted row and the references loaded with the custom field definitions
+ * (one statement), not read back.
  */
 export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: QuoteCreate): Promise<QuoteDetail> {
-  await checkReferences(trx, workspaceId, refsOf(body));
+  const status: QuoteStatus = body.status ?? 'draft';
+  const inputs = await loadQuoteInputs(trx, workspaceId, body, { quoteFields: true, jobFields: status === 'accepted' });
+  validateCustomFields(inputs.quoteDefs, body.custom_fields, { create: true }); // D23, on every create path
+  if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(body)); // D11: names each missing reference
   const pricing = await resolvePricing(trx, workspaceId, null, body);
   const number = await nextNumber(trx, workspaceId, 'quotes');
   const at = now();
-  const status: QuoteStatus = body.status ?? 'draft';
-  const id = await quotes.insert(trx, {
+  const quote = await insertQuote(trx, {
     ...quoteCodec.encode({ ...omitPricing(body), ...pricing, status }),
     number,
     workspace_id: workspaceId,
@@ -93,8 +109,8 @@ export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: 
     created_at: at,
     updated_at: at,
   });
-  if (status === 'accepted') await yieldJob(trx, workspaceId, userId, await findQuote(trx, workspaceId, id));
-  const detail = await getQuoteDetail(trx, workspaceId, id);
+  const job = status === 'accepted' ? await yieldJob(trx, workspaceId, userId, quote, inputs.refs, inputs.jobDefs) : null;
+  const detail: QuoteDetail = { ...quote, ...inputs.refs, job, status_changes: [] };
   await emit(trx, workspaceId, 'new_quote', 'quotes', detail);
   await entered(trx, workspaceId, null, detail);
   return detail;
@@ -115,7 +131,8 @@ async function entered(trx: Kysely<DB>, workspaceId: number, before: string | nu
 /**
  * A partial update: PUT, the status endpoint (`change` carries its comment),
  * or another module moving the status (notifications). Every status change is
- * kept in quote_status_changes with the acting user.
+ * kept in quote_status_changes with the acting user. The answer is the locked
+ * detail read plus what this write changed, not a second read.
  */
 export async function updateQuote(
   trx: Kysely<DB>,
@@ -125,17 +142,39 @@ export async function updateQuote(
   body: QuoteUpdate,
   change?: { comment: string | null },
 ): Promise<QuoteDetail> {
-  const before = await findQuote(trx, workspaceId, id, true);
-  await checkReferences(trx, workspaceId, refsOf(body));
+  const found = await findQuoteDetail(trx, workspaceId, id, { lock: true, jobFields: body.status === 'accepted' });
+  if (!found) throw notFound('Quote');
+  const before = found.detail;
+  const inputs =
+    body.custom_fields !== undefined || REF_FIELDS.some((f) => body[f] !== undefined)
+      ? await loadQuoteInputs(trx, workspaceId, body, { quoteFields: body.custom_fields !== undefined, jobFields: false })
+      : null;
+  if (inputs) {
+    validateCustomFields(inputs.quoteDefs, body.custom_fields, { create: false }); // D23
+    if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(body)); // D11
+  }
   const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
   const at = now();
-  await quotes.update(trx, workspaceId, id, { ...quoteCodec.encode({ ...omitPricing(body), ...pricing }), updated_at: at });
-  const status = body.status ?? before.status;
-  if (body.status !== undefined && (change || status !== before.status)) {
-    await insertStatusChange(trx, workspaceId, { quote_id: id, status, comment: change?.comment ?? null, user_id: userId, created_at: at });
+  const updated = await updateQuoteRow(trx, workspaceId, id, { ...quoteCodec.encode({ ...omitPricing(body), ...pricing }), updated_at: at });
+  const quote = updated.quote;
+  const status_changes = [...before.status_changes];
+  if (body.status !== undefined && (change || quote.status !== before.status)) {
+    const entry = { status: quote.status, comment: change?.comment ?? null, user_id: userId, created_at: at };
+    await insertStatusChange(trx, workspaceId, { quote_id: id, ...entry });
+    status_changes.push(entry);
   }
-  if (enters(before.status, status, 'accepted')) await yieldJob(trx, workspaceId, userId, await findQuote(trx, workspaceId, id));
-  const detail = await getQuoteDetail(trx, workspaceId, id);
+  const pick = <K extends keyof QuoteRefs>(key: K, field: (typeof REF_FIELDS)[number]): QuoteRefs[K] =>
+    body[field] === undefined || !inputs ? before[key] : inputs.refs[key];
+  const refs: QuoteRefs = {
+    contact: pick('contact', 'contact_id'),
+    property: pick('property', 'property_id'),
+    request: pick('request', 'request_id'),
+    salesperson: pick('salesperson', 'salesperson_id'),
+  };
+  // The job as read by the update (after the lock): one a concurrent write made is seen, and kept.
+  let job = updated.job;
+  if (enters(before.status, quote.status, 'accepted') && !job) job = await yieldJob(trx, workspaceId, userId, quote, refs, found.jobDefs);
+  const detail: QuoteDetail = { ...quote, ...refs, job, status_changes };
   await entered(trx, workspaceId, before.status, detail);
   return detail;
 }
@@ -149,15 +188,9 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
     list: (auth, query) => listQuotes(db, auth.workspaceId, query),
     get: (auth, id) => getQuoteDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'quote', body.custom_fields, { create: true }); // D23
-        return createQuote(trx, auth.workspaceId, auth.userId, body);
-      }),
+      db.transaction().execute((trx) => createQuote(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'quote', body.custom_fields, { create: false }); // D23
-        return updateQuote(trx, auth.workspaceId, auth.userId, id, body);
-      }),
+      db.transaction().execute((trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its job and invoices stay, their quote_id becomes null.
       if (!(await deleteWithAttachments(db, auth.workspaceId, 'quote', id, (trx) => quotes.remove(trx, auth.workspaceId, id)))) throw notFound('Quote');

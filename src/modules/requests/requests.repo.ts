@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, RequestsTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
@@ -45,4 +45,21 @@ export async function listRequests(db: Kysely<DB>, workspaceId: number, q: Reque
 export function requestOf(row: Record<string, unknown> & object): Request {
   const { created_by: _, ...rest } = row;
   return requestCodec.decode(rest);
+}
+
+/** Inserts and answers the stored record (no read back). */
+export async function insertRequest(db: Kysely<DB>, values: Record<string, unknown>): Promise<Request> {
+  return requestOf(await db.insertInto('requests').values(values as Insertable<RequestsTable>).returningAll().executeTakeFirstOrThrow());
+}
+
+/** Updates and answers the stored record (no read back). */
+export async function updateRequestRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<Request> {
+  const row = await db
+    .updateTable('requests')
+    .set(values as Updateable<RequestsTable>)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return requestOf(row);
 }

@@ -5,10 +5,10 @@ import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { listRequests, requestCodec, requestOf, requests } from './requests.repo.ts';
+import { insertRequest, listRequests, requestCodec, requestOf, requests, updateRequestRow } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
@@ -56,15 +56,24 @@ const refsOf = (body: RequestCreate | RequestUpdate) => ({
 });
 
 /**
- * Creates a request inside the caller's transaction: D11 checks, the D13
- * number and the `new_request` event (D16, D33) in one place, for the REST,
- * form and internal endpoints alike.
+ * The one function that creates a request, inside the caller's transaction:
+ * D23 custom fields (required ones included), D11 checks, the D13 number and
+ * the `new_request` event (D16, D33), for the REST, form and internal endpoints
+ * alike. `customFieldsPath`: where the caller's body carries them (the form's
+ * `formData.customFields`).
  */
-export async function createRequest(trx: Kysely<DB>, workspaceId: number, userId: string | null, input: RequestCreate): Promise<Request> {
+export async function createRequest(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  input: RequestCreate,
+  { customFieldsPath }: { customFieldsPath?: PathSegment[] } = {},
+): Promise<Request> {
+  await checkCustomFields(trx, workspaceId, 'request', input.custom_fields, { create: true, pathPrefix: customFieldsPath }); // D23
   await checkReferences(trx, workspaceId, refsOf(input));
   const number = await nextNumber(trx, workspaceId, 'requests');
   const at = now();
-  const id = await requests.insert(trx, {
+  const request = await insertRequest(trx, {
     ...requestCodec.encode({ status: 'new', ...input }),
     number,
     workspace_id: workspaceId,
@@ -72,7 +81,6 @@ export async function createRequest(trx: Kysely<DB>, workspaceId: number, userId
     created_at: at,
     updated_at: at,
   });
-  const request = await getRequest(trx, workspaceId, id);
   await emit(trx, workspaceId, 'new_request', 'requests', await newRequestPayload(trx, workspaceId, request));
   return request;
 }
@@ -83,9 +91,9 @@ const sameRecord = (a: Request, b: Request) => JSON.stringify({ ...a, updated_at
 export async function updateRequest(trx: Kysely<DB>, workspaceId: number, id: number, body: RequestUpdate): Promise<Request> {
   const row = await requests.find(trx, workspaceId, id, { lock: true });
   if (!row) throw notFound('Request');
+  await checkCustomFields(trx, workspaceId, 'request', body.custom_fields, { create: false }); // D23
   await checkReferences(trx, workspaceId, refsOf(body));
-  await requests.update(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
-  const after = await getRequest(trx, workspaceId, id);
+  const after = await updateRequestRow(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
   if (!sameRecord(requestOf(row), after)) await emit(trx, workspaceId, 'request_updated', 'requests', after);
   return after;
 }
@@ -95,15 +103,9 @@ export function requestsService({ db }: AppContext): CrudService<RequestQuery, R
     list: (auth, query) => listRequests(db, auth.workspaceId, query),
     get: (auth, id) => getRequest(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'request', body.custom_fields, { create: true }); // D23
-        return createRequest(trx, auth.workspaceId, auth.userId, body);
-      }),
+      db.transaction().execute((trx) => createRequest(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'request', body.custom_fields, { create: false }); // D23
-        return updateRequest(trx, auth.workspaceId, id, body);
-      }),
+      db.transaction().execute((trx) => updateRequest(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; quotes, jobs and events that named it keep going without it.
       if (!(await deleteWithAttachments(db, auth.workspaceId, 'request', id, (trx) => requests.remove(trx, auth.workspaceId, id)))) throw notFound('Request');
