@@ -39,7 +39,14 @@ export async function buildApp({ config, database, redis = null, logger = true }
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // D5: an overlong path id is an id that does not exist (404 from the params schema),
+    // not Fastify's bare 414; no URL that fits the 16 KB header limit is longer than this.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    // D5: errors raised before routing (a path that is not valid percent-encoding) in the envelope too.
+    frameworkErrors: (err, _request, reply) => {
+      if (err.code === 'FST_ERR_BAD_URL') return reply.code(404).send({ success: false, error: 'Not found' });
+      return reply.code(500).send({ success: false, error: 'Internal server error' });
+    },
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
   app.addHook('onClose', () => authenticator.close());
@@ -57,7 +64,9 @@ export async function buildApp({ config, database, redis = null, logger = true }
   // Bodies are JSON (SPEC conventions 1; uploads add multipart): other types get 415.
   app.removeContentTypeParser('text/plain');
   // A bodiless POST sent with a JSON content type (create-quote takes no body) is no body, not bad JSON.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // `__proto__` and `constructor.prototype` keys are valid JSON: dropped like any unknown field (D5),
+  // wherever they are (also inside `info` or `custom_fields`), so no object's prototype can be set.
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
