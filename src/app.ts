@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { AppContext, RouteEntry } from './http/context.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
 import { registerValidators } from './http/validation.ts';
@@ -42,11 +42,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
     // D5: an overlong path id is an id that does not exist (404 from the params schema),
     // not Fastify's bare 414; no URL that fits the 16 KB header limit is longer than this.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
-    // D5: errors raised before routing (a path that is not valid percent-encoding) in the envelope too.
-    frameworkErrors: (err, _request, reply) => {
-      if (err.code === 'FST_ERR_BAD_URL') return reply.code(404).send({ success: false, error: 'Not found' });
-      return reply.code(500).send({ success: false, error: 'Internal server error' });
-    },
+    frameworkErrors, // D5: errors raised before routing, in the envelope too
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
   app.addHook('onClose', () => authenticator.close());

@@ -1,7 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import type { AjvError, PathSegment } from '../kernel/errors.ts';
+import type { PathSegment } from '../kernel/errors.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -22,15 +22,15 @@ export const MAX_DEPTH = 32;
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const pointer = (path: PathSegment[]) => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-const problem = (path: PathSegment[], message: string): AjvError => ({ instancePath: pointer(path), keyword: 'text', message, params: {} });
+const problem = (path: PathSegment[], message: string): ErrorObject => ({ instancePath: pointer(path), keyword: 'e18', schemaPath: '#', message, params: {} });
 
 /**
  * E18: every string (and object key) that a database would refuse, and every
  * container nested deeper than MAX_DEPTH, as ajv-shaped errors. One walk with
  * an explicit stack, so hostile nesting cannot overflow the call stack.
  */
-export function unstorable(value: unknown): AjvError[] {
-  const errors: AjvError[] = [];
+export function unstorable(value: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
   const stack: { value: unknown; path: PathSegment[] }[] = [{ value, path: [] }];
   while (stack.length) {
     const { value: v, path } = stack.pop()!;
@@ -72,9 +72,9 @@ const INTEGER = /^-?(0|[1-9]\d*)$/;
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
 /** Numeric fields of a query or path, checked as text before ajv coerces them. */
-function numberProblems(schema: Schema, data: unknown): AjvError[] {
+function numberProblems(schema: Schema, data: unknown): ErrorObject[] {
   if (!schema.properties || data === null || typeof data !== 'object') return [];
-  const errors: AjvError[] = [];
+  const errors: ErrorObject[] = [];
   for (const [key, fieldSchema] of Object.entries(schema.properties)) {
     const kind = numericKind(fieldSchema);
     const raw = (data as Record<string, unknown>)[key];
@@ -96,10 +96,10 @@ function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
       return false;
     }
     const ok = (validate as (d: unknown, ...r: unknown[]) => boolean)(data, ...rest);
-    check.errors = ok ? unstorable(data) : (validate.errors as AjvError[]);
+    check.errors = ok ? unstorable(data) : (validate.errors ?? []);
     return ok && check.errors.length === 0;
   };
-  check.errors = [] as AjvError[];
+  check.errors = [] as ErrorObject[];
   return check;
 }
 
