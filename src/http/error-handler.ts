@@ -22,7 +22,8 @@ function styleOf(request: FastifyRequest) {
  * Errors Fastify raises before a route is found. A path that is not valid
  * percent-encoding names no resource: D5's 404 `Not found`.
  */
-export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id); // no route, so no onSend hook sets it
   if (err.code === 'FST_ERR_BAD_URL') return send(reply, 404, 'Not found');
   return send(reply, 500, 'Internal server error');
 }
