@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { AppContext, RouteEntry } from './http/context.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
 import { registerValidators } from './http/validation.ts';
@@ -41,10 +41,13 @@ export async function buildApp({ config, database, redis = null, logger = true }
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
     // Two log lines per request cost a tenth of a GET's CPU: requests are logged
     // only when they fail (the error handler) or are slow (below).
     logController: new LogController({ disableRequestLogging: true }),
+    // D5: an overlong path id is an id that does not exist (404 from the params schema),
+    // not Fastify's bare 414; no URL that fits the 16 KB header limit is longer than this.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    frameworkErrors, // D5: errors raised before routing, in the envelope too
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
   app.addHook('onClose', () => authenticator.close());
@@ -62,7 +65,9 @@ export async function buildApp({ config, database, redis = null, logger = true }
   // Bodies are JSON (SPEC conventions 1; uploads add multipart): other types get 415.
   app.removeContentTypeParser('text/plain');
   // A bodiless POST sent with a JSON content type (create-quote takes no body) is no body, not bad JSON.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // `__proto__` and `constructor.prototype` keys are valid JSON: dropped like any unknown field (D5),
+  // wherever they are (also inside `info` or `custom_fields`), so no object's prototype can be set.
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),

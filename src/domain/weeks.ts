@@ -2,13 +2,13 @@
 // `YYYY-MM-DD` calendar days and times `HH:MM` wall-clock times: no instant is
 // stored, so day arithmetic runs on UTC midnights, where every day has 24 hours.
 
-import { zonedMinutes } from './zoned-time.ts';
+import { invalidField } from '../kernel/errors.ts';
+import { dayMs, zonedMinutes } from './zoned-time.ts';
 
 export type WeekStart = 'monday' | 'sunday';
 
 const DAY_MS = 86_400_000;
 
-const dayMs = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 const formatDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The schema's pattern lets 2024-02-30 through; this says whether the day exists. */
@@ -26,7 +26,10 @@ export function weekOf(date: string, weekStart: WeekStart = 'monday'): { start_d
   const weekday = new Date(ms).getUTCDay(); // 0 = Sunday
   const back = weekStart === 'sunday' ? weekday : (weekday + 6) % 7;
   const start = ms - back * DAY_MS;
-  return { start_date: formatDay(start), end_date: formatDay(start + 6 * DAY_MS) };
+  const week = { start_date: formatDay(start), end_date: formatDay(start + 6 * DAY_MS) };
+  // Dates are years 0000 to 9999 (text that sorts as it reads): a week reaching past them has no timesheet.
+  if (!isCalendarDate(week.start_date) || !isCalendarDate(week.end_date)) throw invalidField(['start_date'], 'must fall in a week within the years 0000 to 9999');
+  return week;
 }
 
 export const weekStartOf = (value: unknown): WeekStart => (value === 'sunday' ? 'sunday' : 'monday');

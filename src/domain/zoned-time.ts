@@ -2,6 +2,20 @@
 // unknown name counts as UTC). Records keep dates and times as the workspace's
 // wall clock; these turn them into instants and back.
 
+/**
+ * Date.UTC for every year 0000 to 9999: Date.UTC reads years 0 to 99 as 1900 to
+ * 1999, setUTCFullYear does not.
+ */
+export function utcMs(year: number, month: number, day: number, hour = 0, minute = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, day);
+  d.setUTCHours(hour, minute, 0, 0);
+  return d.getTime();
+}
+
+/** The UTC midnight (ms) of a `YYYY-MM-DD` date. */
+export const dayMs = (date: string): number => utcMs(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
 
 function formatterFor(timeZone: string | null | undefined): Intl.DateTimeFormat | null {
@@ -23,7 +37,7 @@ function formatterFor(timeZone: string | null | undefined): Intl.DateTimeFormat 
 function wallAt(fmt: Intl.DateTimeFormat, instantMin: number): number {
   const parts: Record<string, number> = {};
   for (const p of fmt.formatToParts(new Date(instantMin * 60_000))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute) / 60_000;
+  return utcMs(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute) / 60_000;
 }
 
 /** Minutes the zone is ahead of UTC at an instant (minute resolution). */
@@ -46,7 +60,7 @@ export function zonedMinutes(wall: number, timeZone: string | null | undefined):
 
 /** The instant (ms) of `date` (YYYY-MM-DD) at `time` (HH:MM) on the zone's wall clock. */
 export function zonedInstant(date: string, time: string, timeZone: string | null | undefined): number {
-  const wall = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / 60_000;
+  const wall = dayMs(date) / 60_000;
   return zonedMinutes(wall + Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)), timeZone) * 60_000;
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AjvError, AppError, ajvDetails, type Detail, ValidationError } from '../kernel/errors.ts';
 
 /** D4: how a route words a failed body validation. */
@@ -16,6 +16,16 @@ function send(reply: { code(n: number): { send(b: unknown): unknown } }, status:
 
 function styleOf(request: FastifyRequest) {
   return request.routeOptions.config?.validation ?? 'default';
+}
+
+/**
+ * Errors Fastify raises before a route is found. A path that is not valid
+ * percent-encoding names no resource: D5's 404 `Not found`.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id); // no route, so no onSend hook sets it
+  if (err.code === 'FST_ERR_BAD_URL') return send(reply, 404, 'Not found');
+  return send(reply, 500, 'Internal server error');
 }
 
 /** One handler maps every error, ours or Fastify's, to `{success: false, error}` (D5). */

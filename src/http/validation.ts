@@ -1,6 +1,7 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import type { PathSegment } from '../kernel/errors.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -15,8 +16,98 @@ const textAjv = new Ajv({ ...common, coerceTypes: 'array', useDefaults: true, re
 addFormats(bodyAjv);
 addFormats(textAjv);
 
+/** E18: JSON values nested deeper than this (objects and arrays alike) are refused. */
+export const MAX_DEPTH = 32;
+// E18: PostgreSQL cannot store U+0000 in text or jsonb, nor can UTF-8 hold a lone surrogate.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const pointer = (path: PathSegment[]) => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const problem = (path: PathSegment[], message: string): ErrorObject => ({ instancePath: pointer(path), keyword: 'e18', schemaPath: '#', message, params: {} });
+
+/**
+ * E18: every string (and object key) that a database would refuse, and every
+ * container nested deeper than MAX_DEPTH, as ajv-shaped errors. One walk with
+ * an explicit stack, so hostile nesting cannot overflow the call stack.
+ */
+export function unstorable(value: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  const stack: { value: unknown; path: PathSegment[] }[] = [{ value, path: [] }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) errors.push(problem(path, 'must not contain U+0000 or unpaired surrogates'));
+    } else if (v !== null && typeof v === 'object') {
+      if (path.length > MAX_DEPTH) {
+        errors.push(problem(path, `must not be nested deeper than ${MAX_DEPTH} levels`));
+        continue;
+      }
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
+      } else {
+        const keys = Object.keys(v);
+        if (keys.some((k) => UNSTORABLE.test(k))) errors.push(problem(path, 'keys must not contain U+0000 or unpaired surrogates'));
+        for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]], path: [...path, keys[i]] });
+      }
+    }
+    if (errors.length >= 20) break; // enough to say what is wrong
+  }
+  return errors;
+}
+
+type Schema = { type?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; properties?: Record<string, Schema> };
+
+/** 'integer' or 'number' when a text field's schema is numeric only (a string branch accepts any text). */
+function numericKind(schema: Schema | undefined): 'integer' | 'number' | null {
+  if (!schema) return null;
+  const types = [schema.type, ...[...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map((s) => s.type)].flat().filter(Boolean);
+  if (types.includes('string')) return null;
+  if (types.includes('number')) return 'number';
+  return types.includes('integer') ? 'integer' : null;
+}
+
+// D5: an id (and any integer in a path or query) is written in plain decimal, without
+// sign, leading zeros, spaces, exponent or hex, so `0x10`, ` 1`, `1e1`, `+1` and `01` are
+// not ids. ajv's coercion alone would read several of them as numbers.
+const INTEGER = /^-?(0|[1-9]\d*)$/;
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** Numeric fields of a query or path, checked as text before ajv coerces them. */
+function numberProblems(schema: Schema, data: unknown): ErrorObject[] {
+  if (!schema.properties || data === null || typeof data !== 'object') return [];
+  const errors: ErrorObject[] = [];
+  for (const [key, fieldSchema] of Object.entries(schema.properties)) {
+    const kind = numericKind(fieldSchema);
+    const raw = (data as Record<string, unknown>)[key];
+    if (!kind || raw === undefined) continue;
+    const values = Array.isArray(raw) ? raw : [raw];
+    if (values.some((v) => typeof v === 'string' && !(kind === 'integer' ? INTEGER : NUMBER).test(v))) {
+      errors.push(problem([key], kind === 'integer' ? 'must be an integer in decimal digits' : 'must be a decimal number'));
+    }
+  }
+  return errors;
+}
+
+/** Runs ajv, then E18's walk on what ajv kept; failures read as ajv errors, so the error handler words them per route (D4, D5). */
+function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
+  const check = (data: unknown, ...rest: unknown[]) => {
+    const early = text ? numberProblems(schema, data) : [];
+    if (early.length) {
+      check.errors = early;
+      return false;
+    }
+    const ok = (validate as (d: unknown, ...r: unknown[]) => boolean)(data, ...rest);
+    check.errors = ok ? unstorable(data) : (validate.errors ?? []);
+    return ok && check.errors.length === 0;
+  };
+  check.errors = [] as ErrorObject[];
+  return check;
+}
+
 export function registerValidators(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const text = httpPart !== 'body';
+    return withChecks((text ? textAjv : bodyAjv).compile(schema), schema as Schema, text);
+  });
 }
 
 export { bodyAjv };

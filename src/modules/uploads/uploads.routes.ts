@@ -1,7 +1,9 @@
 import multipart from '@fastify/multipart';
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { AppError, ValidationError } from '../../kernel/errors.ts';
+import { unstorable } from '../../http/validation.ts';
+import { AppError, ajvDetails, ValidationError } from '../../kernel/errors.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { filesFor } from './files.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -32,6 +34,67 @@ function multipartError(err: unknown): unknown {
   return err;
 }
 
+/** A body that stops arriving for this long is given up on (400), so a stalled client holds nothing for long. */
+export const UPLOAD_IDLE_MS = 10_000;
+
+const interrupted = () => new ValidationError([{ path: [], message: 'malformed multipart body: it ended before its closing boundary' }]);
+
+/**
+ * Watches the raw body beside the parser: whether the closing delimiter
+ * `--<boundary>--` went by (@fastify/multipart reads a body cut off before it as
+ * a complete one), and a stall of UPLOAD_IDLE_MS, which fails the parser.
+ */
+function watchBody(request: FastifyRequest) {
+  const boundary = /boundary="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1] ?? '';
+  const close = Buffer.from(`--${boundary}--`);
+  let tail = Buffer.alloc(0);
+  let closed = false;
+  const raw = request.raw;
+  const stall = () => raw.emit('error', new ValidationError([{ path: [], message: `the upload stalled for ${UPLOAD_IDLE_MS / 1000} s` }]));
+  let timer = setTimeout(stall, UPLOAD_IDLE_MS);
+  const onData = (chunk: Buffer) => {
+    timer.refresh();
+    if (closed) return;
+    // A part's content cannot hold `\r\n--<boundary>`, so the first `--<boundary>--` is the close.
+    const window = Buffer.concat([tail, chunk]);
+    closed = window.includes(close);
+    tail = window.subarray(Math.max(0, window.length - close.length + 1));
+  };
+  raw.on('data', onData);
+  return {
+    closed: () => closed,
+    stop: () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+    },
+  };
+}
+
+/**
+ * The file part as a stream that always ends. A body cut off mid-file makes the
+ * parser destroy the part or emit an error on it, and a pipeline attached to a
+ * stream already destroyed never settles: the request would hang. `cut()` says
+ * whether the bytes are incomplete.
+ */
+function endingStream(file: Readable) {
+  const stream = new PassThrough();
+  let cut = file.destroyed && !file.readableEnded;
+  const stop = () => {
+    cut = true;
+    file.unpipe(stream);
+    stream.end();
+  };
+  if (cut) stream.end();
+  else {
+    file.once('error', stop);
+    file.once('close', () => {
+      if (!file.readableEnded) stop();
+    });
+    file.pipe(stream);
+  }
+  return { stream, cut: () => cut };
+}
+
 /**
  * Reads the form as it streams: text parts are collected, the file is staged on
  * disk (hashed, capped at 5 MB while streaming) and checked only afterwards, when
@@ -40,23 +103,35 @@ function multipartError(err: unknown): unknown {
 async function readForm(request: FastifyRequest, storage: Storage): Promise<IncomingUpload> {
   const fields: Record<string, string> = {};
   let file: IncomingFile | null = null;
+  const parts = request.parts();
+  const first = parts.next(); // starts the parser: the body is piped into it now
+  const body = watchBody(request); // after the pipe, so the parser sees every byte
   try {
-    for await (const part of request.parts()) {
+    for (let next = await first; !next.done; next = await parts.next()) {
+      const part = next.value;
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || file) {
           part.file.resume(); // not ours: drain it so the parser can move on
           continue;
         }
-        const staged = await storage.stage(part.file, MAX_FILE_BYTES);
+        const incoming = endingStream(part.file);
+        const staged = await storage.stage(incoming.stream, MAX_FILE_BYTES);
         file = { staged, fileName: part.filename, declaredType: part.mimetype, tooLarge: staged.truncated || part.file.truncated };
+        if (incoming.cut()) throw interrupted();
       } else if (!(part.fieldname in fields)) {
         if (part.valueTruncated) throw new ValidationError([{ path: [part.fieldname], message: 'is too long' }]);
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
       }
     }
+    if (!body.closed()) throw interrupted();
+    // E18: text a database cannot store is refused like any invalid field.
+    const problems = unstorable(fields);
+    if (problems.length) throw new ValidationError(ajvDetails(problems));
   } catch (err) {
     if (file) await storage.discard(file.staged);
     throw multipartError(err);
+  } finally {
+    body.stop();
   }
   return { fields, file };
 }
