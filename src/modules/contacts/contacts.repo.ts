@@ -1,8 +1,12 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
-import type { Contact, ContactQuery } from './contacts.schemas.ts';
+import { dialectOf, parseJson } from '../../db/json-helpers.ts';
+import { prepared } from '../../db/prepared.ts';
+import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
+import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts';
 
 export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });
 
@@ -25,13 +29,60 @@ export async function listContacts(db: Kysely<DB>, workspaceId: number, q: Conta
   return { rows: page.rows.map((r) => contactCodec.decode(r)), pagination: page.pagination };
 }
 
-export async function findContact(db: Kysely<DB>, workspaceId: number, id: number) {
-  const row = await db.selectFrom('contacts').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-  return row && { ...contactCodec.decode(row), created_by: row.created_by };
+type ContactColumns = (typeof COLUMNS)[number];
+type ContactRow = Pick<Selectable<DB['contacts']>, ContactColumns>;
+
+interface UserNames {
+  user_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+const ref = (u: UserNames): UserRef | null => (u.user_id ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null);
+
+/** The single-GET shape of a row and its two users. */
+export function contactDetailOf(row: ContactRow, owner: UserRef | null, createdBy: UserRef | null): ContactDetail {
+  return { ...contactCodec.decode(row), owner, created_by: createdBy };
 }
 
-export async function insertContact(db: Kysely<DB>, values: Record<string, unknown>) {
-  return db.insertInto('contacts').values(values as never).returning('id').executeTakeFirstOrThrow();
+// The hottest read of the API: one prepared statement, the two users joined.
+const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) =>
+  db
+    .selectFrom('contacts as c')
+    .leftJoin('users as o', (j) => j.onRef('o.workspace_id', '=', 'c.workspace_id').onRef('o.user_id', '=', 'c.owner_id'))
+    .leftJoin('users as b', (j) => j.onRef('b.workspace_id', '=', 'c.workspace_id').onRef('b.user_id', '=', 'c.created_by'))
+    .select(COLUMNS.map((col) => `c.${col}` as const))
+    .select(['o.user_id as o_id', 'o.first_name as o_first', 'o.last_name as o_last', 'b.user_id as b_id', 'b.first_name as b_first', 'b.last_name as b_last'])
+    .where('c.workspace_id', '=', p.ws)
+    .where('c.id', '=', p.id),
+);
+
+/** A contact with `owner` and `created_by` expanded, in one statement; undefined when absent. */
+export async function findContactDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<ContactDetail | undefined> {
+  const [r] = await detailById(db, { ws: workspaceId, id });
+  if (!r) return undefined;
+  const { o_id, o_first, o_last, b_id, b_first, b_last, ...row } = r;
+  return contactDetailOf(row, ref({ user_id: o_id, first_name: o_first, last_name: o_last }), ref({ user_id: b_id, first_name: b_first, last_name: b_last }));
+}
+
+/**
+ * What a write needs before it writes, in one statement: the owner it names (D11),
+ * the acting user (created_by) and, when asked, the contact custom-field definitions (D23).
+ */
+export async function loadContactWrite(db: Kysely<DB>, workspaceId: number, ownerId: string | null | undefined, actingUserId: string | null, withDefs: boolean) {
+  const d = dialectOf(db);
+  const row = await db
+    .selectFrom(pendingRow(workspaceId, {}, { owner_id: ownerId, created_by: actingUserId }).as('pending'))
+    .select((eb) => [
+      userRefJson(eb, d, 'pending.owner_id').as('owner'),
+      userRefJson(eb, d, 'pending.created_by').as('created_by'),
+      customFieldDefsJson(eb, d, workspaceId, withDefs ? 'contact' : null).as('defs'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { owner: parseJson(row.owner), createdBy: parseJson(row.created_by), defs: fieldDefsOf(row.defs) };
+}
+
+export async function insertContact(db: Kysely<DB>, values: Record<string, unknown>): Promise<ContactRow> {
+  return db.insertInto('contacts').values(values as never).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>) {

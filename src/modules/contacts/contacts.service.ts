@@ -2,40 +2,41 @@ import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { checkReferences, userRefs } from '../../db/references.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { conflict, notFound } from '../../kernel/errors.ts';
+import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { contactCodec, deleteContact, findContact, insertContact, listContacts, updateContact } from './contacts.repo.ts';
+import { contactCodec, contactDetailOf, deleteContact, findContactDetail, insertContact, listContacts, loadContactWrite, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
 
-/** The single GET shape: `owner` and `created_by` expanded (one query for both). */
+/** The single GET shape: `owner` and `created_by` expanded, in one statement. */
 export async function getContactDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<ContactDetail> {
-  const contact = await findContact(db, workspaceId, id);
+  const contact = await findContactDetail(db, workspaceId, id);
   if (!contact) throw notFound('Contact');
-  const { created_by, ...rest } = contact;
-  const users = await userRefs(db, workspaceId, [contact.owner_id, created_by]);
-  const ref = (uuid: string | null) => {
-    const u = uuid ? users.get(uuid) : undefined;
-    return u ? { id: u.id, first_name: u.first_name, last_name: u.last_name } : null;
-  };
-  return { ...rest, owner: ref(contact.owner_id), created_by: ref(created_by) };
+  return contact;
 }
 
-/** Creates a contact inside the caller's transaction and emits `new_contact` (D16). */
+/**
+ * Creates a contact inside the caller's transaction and emits `new_contact` (D16):
+ * one statement loads the owner (D11), the acting user and the custom-field
+ * definitions (D23, checked on every path: the API, the website form, the internal
+ * endpoint), one inserts, and the answer is built from those two.
+ */
 export async function createContact(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: ContactCreate) {
+  const { owner, createdBy, defs } = await loadContactWrite(trx, workspaceId, body.owner_id, userId, true);
+  if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
+  validateCustomFields(defs, body.custom_fields, { create: true }); // D23
   const at = now();
-  const { id } = await insertContact(trx, {
+  const row = await insertContact(trx, {
     ...contactCodec.encode({ type: 'none', ...body }),
     workspace_id: workspaceId,
     created_by: userId,
     created_at: at,
     updated_at: at,
   });
-  const contact = await getContactDetail(trx, workspaceId, id);
+  const contact = contactDetailOf(row, owner, createdBy);
   await emit(trx, workspaceId, 'new_contact', 'contacts', contact);
   return contact;
 }
@@ -45,15 +46,14 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
     list: (auth, query) => listContacts(db, auth.workspaceId, query),
     get: (auth, id) => getContactDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkReferences(trx, auth.workspaceId, { users: { owner_id: body.owner_id } }); // D11
-        await checkCustomFields(trx, auth.workspaceId, 'contact', body.custom_fields, { create: true }); // D23
-        return createContact(trx, auth.workspaceId, auth.userId, body);
-      }),
+      db.transaction().execute((trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
-        await checkReferences(trx, auth.workspaceId, { users: { owner_id: body.owner_id } });
-        await checkCustomFields(trx, auth.workspaceId, 'contact', body.custom_fields, { create: false }); // D23
+        if (body.owner_id || body.custom_fields !== undefined) {
+          const { owner, defs } = await loadContactWrite(trx, auth.workspaceId, body.owner_id, null, body.custom_fields !== undefined);
+          if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
+          validateCustomFields(defs, body.custom_fields, { create: false }); // D23
+        }
         const found = await updateContact(trx, auth.workspaceId, id, { ...contactCodec.encode(body), updated_at: now() });
         if (!found) throw notFound('Contact');
         return getContactDetail(trx, auth.workspaceId, id);
