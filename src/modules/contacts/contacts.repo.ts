@@ -6,7 +6,7 @@ import type { Contact, ContactQuery } from './contacts.schemas.ts';
 
 export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });
 
-const listSpec: ListSpec = {
+export const listSpec: ListSpec = {
   id: 'id',
   sort: Object.fromEntries(['id', 'first_name', 'last_name', 'email', 'company', 'type', 'created_at', 'updated_at'].map((f) => [f, f])),
   // Index-backed (migration 0009); the columns keep the SPEC's matching exact.
