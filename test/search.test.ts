@@ -234,4 +234,36 @@ describe('contact search and list totals at scale (0009)', () => {
       for (const r of sums) assert.equal(Number(r.n), await real(r.workspace_id), `workspace ${r.workspace_id}`);
     });
   });
+
+  describe('properties: the same mechanism', () => {
+    let papi: Client;
+    let pws: number;
+    const made: { id: number }[] = [];
+    before(async () => {
+      const s = await seedWorkspace(t.db);
+      papi = client(t.app, s.token);
+      pws = s.workspace.id;
+      const contact = (await papi.post('/api/v1/contacts', { first_name: 'Pat', last_name: 'Owner' })).body.data.id;
+      for (const address of [
+        { street: '12 Oak Lane', city: 'Portland', state: 'OR', postal_code: '97201', country: 'USA' },
+        { street: '9 Elm St', street_2: 'Unit 4', city: 'Salem', state: 'OR', postal_code: '97301', country: 'Narnia' },
+      ]) made.push((await papi.post(`/api/v1/contacts/${contact}/properties`, { address })).body.data);
+    });
+
+    test('search narrows through properties_search, exactly as before; totals from row_counts', async () => {
+      t.queries.length = 0;
+      const ids = async (q: string) => ((await papi.get(q)).body.data as { id: number }[]).map((p) => p.id);
+      assert.deepEqual(await ids('/api/v1/properties?search=oak%20l'), [made[0].id]);
+      assert.ok(t.queries.some((q) => q.includes('"properties_search"')), 'index-backed');
+      assert.deepEqual(await ids('/api/v1/properties?search=SALEM'), [made[1].id]);
+      assert.deepEqual(await ids('/api/v1/properties?search=narnia'), [], 'country: in the index document, not in this list\'s search');
+      assert.deepEqual(await ids('/api/v1/properties?search=salem%1For'), [], 'across two fields');
+      assert.deepEqual(await ids('/api/v1/properties?search=97'), [made[1].id, made[0].id], 'two characters scan');
+      t.queries.length = 0;
+      assert.equal((await papi.get('/api/v1/properties?per_page=1')).body.pagination.total_pages, 2);
+      assert.ok(t.queries.some((q) => q.includes('row_counts')));
+      const n = await t.db.selectFrom('row_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('workspace_id', '=', pws).where('table_name', '=', 'properties').executeTakeFirstOrThrow();
+      assert.equal(Number(n.n), 2);
+    });
+  });
 });

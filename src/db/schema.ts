@@ -427,6 +427,7 @@ export interface DB {
   appointment_reminders: AppointmentRemindersTable;
   row_counts: RowCountsTable;
   contacts_search: SearchIndexRelation;
+  properties_search: SearchIndexRelation;
 }
 
 /** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */
