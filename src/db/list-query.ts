@@ -1,4 +1,4 @@
-import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { BinaryOperationNode, ColumnNode, OperatorNode, type RawBuilder, ReferenceNode, type SelectQueryBuilder, sql, TableNode, ValueNode } from 'kysely';
 import { type TProperties, Type } from 'typebox';
 import type { DB } from './schema.ts';
 
@@ -25,13 +25,33 @@ export function listQuery<F extends TProperties>(sortFields: readonly string[], 
   });
 }
 
+/** A column reference or an expression; `search` matches it case-insensitively as a substring. */
+export type SearchColumn = string | RawBuilder<unknown>;
+
+/**
+ * A search an index serves (migration 0009). `index` names a relation `(rowid, doc)`
+ * where `doc like '%term%'` is index-backed: an FTS5 trigram table on SQLite, a view
+ * over a pg_trgm GIN expression index on PostgreSQL; `doc` joins the searched fields
+ * with a separator. It only narrows the candidates: `columns` are still matched
+ * exactly as without an index, so a term cannot match across two fields.
+ */
+export interface IndexedSearch {
+  columns: SearchColumn[];
+  index: keyof DB;
+}
+
 export interface ListSpec {
   /** API sort field -> column reference; must hold `created_at`. */
   sort: Record<string, string>;
-  /** Columns (or expressions) `search` matches, case-insensitive substring. */
-  search?: (string | RawBuilder<unknown>)[];
+  /** Columns (or expressions) `search` matches, case-insensitive substring; optionally index-backed. */
+  search?: SearchColumn[] | IndexedSearch;
   /** The id column, the tie-breaker of every order (D1). */
   id: string;
+  /**
+   * The table whose rows `row_counts` counts per workspace (0009): a list over it
+   * filtered by nothing but `workspace_id = ?` reads its total there, not with count(*).
+   */
+  rowCount?: keyof DB;
 }
 
 export interface PageResult<R> {
@@ -41,14 +61,60 @@ export interface PageResult<R> {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+// A trigram index needs 3 characters in a row: shorter terms (and terms whose every
+// run between wildcards is shorter) scan as before.
+const TRIGRAM = /[^\\%_]{3}/u;
+
 /** Applies the search; returns the builder, for the list and for ad-hoc counts. */
 export function withSearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, search?: string) {
   const term = search?.trim();
-  if (!term || !spec.search?.length) return qb;
-  const pattern = `%${escapeLike(term.toLowerCase())}%`;
-  return qb.where((eb) =>
-    eb.or(spec.search!.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`)),
+  const columns = Array.isArray(spec.search) ? spec.search : spec.search?.columns;
+  if (!term || !columns?.length) return qb;
+  const lower = term.toLowerCase();
+  const pattern = `%${escapeLike(lower)}%`;
+  const exact = qb.where((eb) =>
+    eb.or(columns.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`)),
   );
+  if (Array.isArray(spec.search) || !spec.search || !TRIGRAM.test(lower)) return exact;
+  // The index's LIKE takes no ESCAPE clause (FTS5 would not use it): each wildcard
+  // or backslash of the term becomes `_`, which matches it too, so the candidates
+  // hold every exact match.
+  const candidate = `%${lower.replace(/[\\%_]/g, '_')}%`;
+  return exact.where(sql<boolean>`${sql.ref(spec.id)} in (select rowid from ${sql.table(spec.search.index)} where doc like ${candidate})`);
+}
+
+/** The workspace id when `qb` reads `table` filtered by `workspace_id = ?` alone. */
+function workspaceOnly(qb: SelectQueryBuilder<DB, keyof DB, unknown>, table: string): number | undefined {
+  const node = qb.toOperationNode();
+  const from = node.from?.froms;
+  if (from?.length !== 1 || !TableNode.is(from[0]) || from[0].table.identifier.name !== table) return undefined;
+  if (node.joins?.length || node.groupBy || node.having || !node.where) return undefined;
+  const cond = node.where.where;
+  if (!BinaryOperationNode.is(cond) || !OperatorNode.is(cond.operator) || cond.operator.operator !== '=') return undefined;
+  const { leftOperand: left, rightOperand: right } = cond;
+  if (!ReferenceNode.is(left) || !ColumnNode.is(left.column) || left.column.column.name !== 'workspace_id') return undefined;
+  if (left.table && left.table.table.identifier.name !== table) return undefined;
+  return ValueNode.is(right) && typeof right.value === 'number' ? right.value : undefined;
+}
+
+/** The number of rows the list has (its search applied). */
+async function countRows<TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  filtered: SelectQueryBuilder<DB, TB, O>,
+  spec: ListSpec,
+  search?: string,
+): Promise<number> {
+  const ws = spec.rowCount && !search?.trim() ? workspaceOnly(base, spec.rowCount) : undefined;
+  // The maintained count, read through the list's own builder (so within its
+  // transaction): one probe of the list's first row; no row means none to count.
+  const counted = await (ws === undefined
+    ? filtered.clearSelect().select(sql<number>`count(*)`.as('n'))
+    : base
+        .clearSelect()
+        .select(sql<number>`(select coalesce(sum(n), 0) from row_counts where workspace_id = ${ws} and table_name = ${spec.rowCount})`.as('n'))
+        .limit(1)
+  ).executeTakeFirst();
+  return Number((counted as { n: number } | undefined)?.n ?? 0);
 }
 
 /**
@@ -67,10 +133,7 @@ export async function paginate<TB extends keyof DB, O>(
   const filtered = withSearch(base, spec, params.search);
   const offset = (page - 1) * perPage;
   const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
-  let total = offset + rows.length;
-  if (rows.length === 0 || rows.length === perPage) {
-    const counted = await filtered.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-    total = Number((counted as { n: number } | undefined)?.n ?? 0);
-  }
+  const full = rows.length === 0 || rows.length === perPage;
+  const total = full ? await countRows(base, filtered, spec, params.search) : offset + rows.length;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }

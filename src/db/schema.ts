@@ -425,6 +425,23 @@ export interface DB {
   messages: MessagesTable;
   scheduled_runs: ScheduledRunsTable;
   appointment_reminders: AppointmentRemindersTable;
+  row_counts: RowCountsTable;
+  contacts_search: SearchIndexRelation;
+  properties_search: SearchIndexRelation;
+}
+
+/** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */
+export interface RowCountsTable {
+  workspace_id: number;
+  table_name: string;
+  slot: number;
+  n: number;
+}
+
+/** A search index as list-query.ts queries it (0009): `doc like '%term%'` gives row ids. */
+export interface SearchIndexRelation {
+  rowid: number;
+  doc: string;
 }
 
 /** SPEC "Webhook subscription" (0004). D15: `secret` signs deliveries; returned once. */

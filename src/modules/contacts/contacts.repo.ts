@@ -10,10 +10,12 @@ import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts
 
 export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });
 
-const listSpec: ListSpec = {
+export const listSpec: ListSpec = {
   id: 'id',
   sort: Object.fromEntries(['id', 'first_name', 'last_name', 'email', 'company', 'type', 'created_at', 'updated_at'].map((f) => [f, f])),
-  search: ['first_name', 'last_name', 'email', 'phone', sql`first_name || ' ' || last_name`],
+  // Index-backed (migration 0009); the columns keep the SPEC's matching exact.
+  search: { columns: ['first_name', 'last_name', 'email', 'phone', sql`first_name || ' ' || last_name`], index: 'contacts_search' },
+  rowCount: 'contacts',
 };
 
 const COLUMNS = [

@@ -27,14 +27,19 @@ const sort = { id: 'properties.id', property_type: 'properties.property_type', c
 const listSpec: ListSpec = {
   id: 'properties.id',
   sort,
-  search: ['properties.street', 'properties.city', 'properties.state', 'properties.postal_code'],
+  // Index-backed (migration 0009); the columns keep the SPEC's matching exact.
+  search: { columns: ['properties.street', 'properties.city', 'properties.state', 'properties.postal_code'], index: 'properties_search' },
+  rowCount: 'properties',
 };
 
 /** A contact's list searches "by address": every sub-field. */
 const contactListSpec: ListSpec = {
   id: 'properties.id',
   sort,
-  search: ['properties.street', 'properties.street_2', 'properties.city', 'properties.state', 'properties.postal_code', 'properties.country'],
+  search: {
+    columns: ['properties.street', 'properties.street_2', 'properties.city', 'properties.state', 'properties.postal_code', 'properties.country'],
+    index: 'properties_search',
+  },
 };
 
 function view(r: PropertyRow) {
