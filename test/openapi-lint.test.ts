@@ -82,7 +82,7 @@ describe('OpenAPI document (E16)', () => {
     assert.equal(create.operationId, 'createContact');
     assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '422', '429']); // D4: contacts answer 422
     assert.equal(create.requestBody?.content['application/json'].schema.$ref, '#/components/schemas/CreateContactBody');
-    assert.ok(doc.paths['/api/v1/contacts/{id}'].delete.responses['409']);
+    assert.ok(doc.paths['/api/v1/contacts/{id}'].delete.responses['409'], 'deleteContact 409');
     assert.equal(doc.paths['/api/v1/quotes/{id}/status'].put.operationId, 'updateQuoteStatus');
     assert.equal(doc.paths['/api/v1/quotes'].post.summary, 'Create a quote');
     assert.equal(doc.paths['/api/v1/invoices/{id}'].get.summary, 'Get an invoice');
@@ -98,7 +98,7 @@ describe('OpenAPI document (E16)', () => {
     const { schemas } = doc.components;
     for (const name of ['Contact', 'Quote', 'Invoice', 'Pagination', 'Deleted', 'ContactListItem', 'WebhookMeta']) assert.ok(schemas[name], name);
     const text = JSON.stringify(doc);
-    assert.ok(text.includes('"#/components/schemas/Quote"'));
+    assert.ok(text.includes('"#/components/schemas/Quote"'), 'Quote referenced');
     assert.ok(text.length < 450_000, `document is ${text.length} bytes`); // 616 kB with everything inlined
   });
 
