@@ -10,7 +10,7 @@ import { migrate } from '../src/db/migrate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const files = (only.length ? only : ['src', 'test'])
+const files = (only.length ? only : ['src', 'test', 'packages/client/test'])
   .flatMap((p) => (fs.statSync(p).isDirectory() ? fs.readdirSync(p, { recursive: true }).map((f) => path.join(p, String(f))) : [p]))
   .filter((f) => f.endsWith('.test.ts'))
   .sort();

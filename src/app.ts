@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { AppContext, RouteEntry } from './http/context.ts';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
+import { describeApi } from './http/openapi.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
 import { registerValidators } from './http/validation.ts';
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
   }
 
   await app.register(swagger, {
+    ...describeApi(app), // E16: operationIds, scopes, error responses, components, webhooks
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Fieldwork API', version: '1.0.0', description: 'Field-service back office: contacts, quotes, jobs, invoices and more.' },

@@ -49,6 +49,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       // The key is checked before the body (an unauthenticated caller learns nothing about the schema).
       onRequest: async (req) => checkInternalKey(config.internalApiKey, req.headers.authorization),
       schema: {
+        operationId: 'createInternalRequest', // POST /api/v1/requests is createRequest
         tags: ['Internal'],
         summary: 'Create a customer request (internal plugin key)',
         security: [{ bearer: [] }],
@@ -102,6 +103,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         if (website !== undefined && website !== null && website !== '') throw new AppError(400, 'Submission rejected');
       },
       schema: {
+        operationId: 'submitEmbeddedForm',
         tags: ['Embedded form'],
         summary: 'Submit a website request form (key in the body)',
         security: [],

@@ -19,7 +19,7 @@ export async function quoteTemplatesRoutes(app: FastifyInstance, ctx: AppContext
     '/quote-templates/:id/create-quote',
     {
       config: { scope: 'quotes:write', notFound: { id: 'Quote template' } },
-      schema: { tags: ['Quote template'], summary: 'Create a quote from a template', params: IdParams, response: { 201: Ok(QuoteDetail) } },
+      schema: { operationId: 'createQuoteFromTemplate', tags: ['Quote template'], summary: 'Create a quote from a template', params: IdParams, response: { 201: Ok(QuoteDetail) } },
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };
