@@ -146,3 +146,48 @@ describe('round trips: quotes and jobs', () => {
     }
   });
 });
+
+describe('round trips: contacts and events', () => {
+  let id: number;
+  let eventId: number;
+
+  test('creating a contact with an owner: 5 statements at most (begin, owner + author + D23 definitions, insert, outbox, commit)', async () => {
+    let created: { id: number } | undefined;
+    const s = await statementsOf(t, async () => {
+      const res = await api.post('/api/v1/contacts', { first_name: 'Mary', last_name: 'Somerville', owner_id: userId });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      created = res.body.data;
+    });
+    within(s, 5, 'POST /contacts');
+    id = created!.id;
+    await answersLikeGet(`/api/v1/contacts/${id}`, created);
+  });
+
+  test('GET contact by id (owner and created_by expanded): 1 statement', async () => {
+    const s = await statementsOf(t, async () => {
+      const res = await api.get(`/api/v1/contacts/${id}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.owner.id, userId);
+      assert.ok(res.body.data.created_by, 'created_by expanded');
+    });
+    within(s, 1, 'GET /contacts/:id');
+  });
+
+  test('GET event by id (assignees and job expanded): 1 statement; a list page of events or contacts: 2 at most', async () => {
+    const res = await api.post('/api/v1/events', { name: 'Visit', start_date: '2026-12-01', end_date: '2026-12-01', start_time: '09:00', end_time: '10:00', assignee_ids: [userId] });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    eventId = res.body.data.id;
+    await answersLikeGet(`/api/v1/events/${eventId}`, res.body.data);
+    const s = await statementsOf(t, async () => {
+      const got = await api.get(`/api/v1/events/${eventId}`);
+      assert.equal(got.status, 200);
+      assert.deepEqual(got.body.data.assignee_ids, [userId]);
+      assert.equal(got.body.data.assignees[0].id, userId);
+    });
+    within(s, 1, 'GET /events/:id');
+    for (const url of ['/api/v1/events', '/api/v1/contacts', '/api/v1/contacts?search=Somerville']) {
+      const l = await statementsOf(t, async () => assert.equal((await api.get(url)).status, 200));
+      within(l, 2, `GET ${url}`);
+    }
+  });
+});

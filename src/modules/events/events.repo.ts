@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
-import { EVENT_SORT, type Event, type EventQuery } from './events.schemas.ts';
+import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
+import { documentRefJson } from '../../db/related.ts';
+import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
 
 export const eventCodec = rowCodec<Event>({ bool: ['all_day', 'multi_day'] });
 
@@ -32,34 +34,35 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-type EventRow = Omit<Event, 'assignee_ids'>;
+type EventBuilder = ExpressionBuilder<DB, 'events'>;
 
-/** event id -> its assignees' UUIDs, for a page of events in one query. */
-async function assigneeIds(db: Kysely<DB>, workspaceId: number, eventIds: number[]) {
-  const map = new Map<number, string[]>(eventIds.map((id) => [id, []]));
-  if (!eventIds.length) return map;
-  const rows = await db
-    .selectFrom('event_assignees')
-    .select(['event_id', 'user_id'])
-    .where('workspace_id', '=', workspaceId)
-    .where('event_id', 'in', eventIds)
-    .orderBy('user_id')
-    .execute();
-  for (const r of rows) map.get(r.event_id)?.push(r.user_id);
-  return map;
-}
-
-async function withAssignees(db: Kysely<DB>, workspaceId: number, rows: EventRow[]): Promise<Event[]> {
-  const ids = await assigneeIds(
-    db,
-    workspaceId,
-    rows.map((r) => r.id),
+/** The event's assignees, ordered by UUID, with their names (null when the user is gone), as JSON text. */
+const assigneesJson = (eb: EventBuilder, d: Dialect) =>
+  jsonArrayFrom(
+    d,
+    eb
+      .selectFrom('event_assignees as a')
+      .leftJoin('users as u', (j) => j.onRef('u.workspace_id', '=', 'a.workspace_id').onRef('u.user_id', '=', 'a.user_id'))
+      .select(['a.user_id', 'u.first_name', 'u.last_name', 'u.id as member'])
+      .whereRef('a.workspace_id', '=', 'events.workspace_id')
+      .whereRef('a.event_id', '=', 'events.id')
+      .orderBy('a.user_id'),
   );
-  return rows.map((r) => ({ ...r, assignee_ids: ids.get(r.id) ?? [] }));
+
+interface Assignee {
+  user_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  member: number | null;
 }
 
 export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQuery) {
-  let qb = db.selectFrom('events').select(COLUMNS).where('workspace_id', '=', workspaceId);
+  const d = dialectOf(db);
+  let qb = db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .select((eb) => assigneesJson(eb, d).as('assignees'))
+    .where('workspace_id', '=', workspaceId);
   if (q.start_date) qb = qb.where('start_date', '>=', q.start_date);
   if (q.end_date) qb = qb.where('end_date', '<=', q.end_date);
   if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
@@ -74,29 +77,30 @@ export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQu
   }
   const page = await paginate(qb, q, listSpec);
   return {
-    rows: await withAssignees(
-      db,
-      workspaceId,
-      page.rows.map((r) => eventCodec.decode(r)),
-    ),
+    rows: page.rows.map(({ assignees, ...row }) => ({ ...eventCodec.decode(row), assignee_ids: (parseJson(assignees) ?? []).map((a) => a.user_id) })),
     pagination: page.pagination,
   };
 }
 
-export async function findEvent(db: Kysely<DB>, workspaceId: number, id: number): Promise<Event | undefined> {
-  const row = await db.selectFrom('events').select(COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-  return row && (await withAssignees(db, workspaceId, [eventCodec.decode(row)]))[0];
-}
-
-export async function findEventJob(db: Kysely<DB>, workspaceId: number, jobId: number | null) {
-  if (jobId === null) return null;
-  const job = await db
-    .selectFrom('jobs')
-    .select(['id', 'number', 'name', 'status'])
+/** The single GET shape (assignees named, the job as a reference), in one statement; undefined when absent. */
+export async function findEventDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<EventDetail | undefined> {
+  const d = dialectOf(db);
+  const row = await db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .select((eb) => [assigneesJson(eb, d).as('assignees'), documentRefJson(eb, d, 'events.job_id').as('job')])
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', jobId)
+    .where('id', '=', id)
     .executeTakeFirst();
-  return job ?? null;
+  if (!row) return undefined;
+  const { assignees, job, ...event } = row;
+  const list: Assignee[] = parseJson(assignees) ?? [];
+  return {
+    ...eventCodec.decode(event),
+    assignee_ids: list.map((a) => a.user_id),
+    assignees: list.filter((a) => a.member !== null).map((a) => ({ id: a.user_id, first_name: a.first_name, last_name: a.last_name })),
+    job: parseJson(job),
+  };
 }
 
 export async function insertEvent(db: Kysely<DB>, values: Record<string, unknown>) {

@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { spanProblems } from '../../domain/weeks.ts';
-import { checkReferences, userRefs } from '../../db/references.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { deleteEvent, eventCodec, findEvent, findEventJob, insertEvent, listEvents, setAssignees, updateEvent } from './events.repo.ts';
+import { deleteEvent, eventCodec, findEventDetail, insertEvent, listEvents, setAssignees, updateEvent } from './events.repo.ts';
 import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 
 export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
@@ -17,14 +17,9 @@ export interface EventsService extends CrudService<EventQuery, EventCreate, Even
 
 /** The single GET shape: assignees `{id, first_name, last_name}` and the job (SPEC Notes per resource). */
 export async function getEventDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<EventDetail> {
-  const event = await findEvent(db, workspaceId, id);
+  const event = await findEventDetail(db, workspaceId, id);
   if (!event) throw notFound('Event');
-  const [users, job] = await Promise.all([userRefs(db, workspaceId, event.assignee_ids), findEventJob(db, workspaceId, event.job_id)]);
-  const assignees = event.assignee_ids.flatMap((uuid) => {
-    const u = users.get(uuid);
-    return u ? [{ id: u.id, first_name: u.first_name, last_name: u.last_name }] : [];
-  });
-  return { ...event, assignees, job };
+  return event;
 }
 
 /** D4/D11 before any write: dates and times in order, references in the workspace. */
@@ -63,7 +58,7 @@ export function eventsService({ db }: AppContext): EventsService {
       }),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
-        const existing = await findEvent(trx, auth.workspaceId, id);
+        const existing = await findEventDetail(trx, auth.workspaceId, id);
         if (!existing) throw notFound('Event');
         const { assignee_ids, ...fields } = body;
         const assignees = normalizeAssignees(assignee_ids);

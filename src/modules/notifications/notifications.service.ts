@@ -7,7 +7,7 @@ import { zonedDate } from '../../domain/zoned-time.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { queueMessage } from '../../outbox/messages.ts';
-import { findEvent } from '../events/events.repo.ts';
+import { findEventDetail } from '../events/events.repo.ts';
 import { updateInvoice } from '../invoices/invoices.service.ts';
 import { invoiceOf, invoices } from '../invoices/invoices.repo.ts';
 import { ADMINS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
@@ -145,7 +145,7 @@ const TARGETS: Record<NotificationType, Target> = {
     moduleType: 'event',
     sms: true,
     async prepare(trx, _auth, id, w) {
-      const event = await findEvent(trx, w.id, id);
+      const event = await findEventDetail(trx, w.id, id);
       if (!event) throw notFound('Event');
       // D19: the contact of the event's job, or else (none, or none with an email) of its request.
       const parent = (table: 'jobs' | 'requests', parentId: number | null) =>
