@@ -64,3 +64,8 @@ export async function trashComment(db: Kysely<DB>, workspaceId: number, id: numb
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
+
+/** D12: a deleted parent's comments, whatever their status. */
+export async function deleteCommentsOf(trx: Kysely<DB>, workspaceId: number, relatedType: string, relatedId: number): Promise<void> {
+  await trx.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('related_type', '=', relatedType).where('related_id', '=', relatedId).execute();
+}
