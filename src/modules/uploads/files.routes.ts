@@ -18,8 +18,10 @@ const missing = () => new AppError(404, 'Not found');
 const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const Params = Type.Object({ '*': Type.String({ description: 'storage key' }) });
-// Undeclared query parameters are ignored; these two come with a private file's URL.
-const SignedQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
+// The two parameters of a private file's URL. Anything else, or a repeated one (an
+// array), is not a valid signature: 403 like any bad URL, never a 400.
+const SignedQuery = Type.Object({ expires: Type.Optional(Type.Unknown()), signature: Type.Optional(Type.Unknown()) });
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export async function filesRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -63,9 +65,9 @@ export async function filesRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
     },
     async (request, reply) => {
       const key = request.params['*'];
-      const { query } = request;
+      const { expires, signature } = request.query;
       // Signature first: nothing about a file is revealed to a bad URL.
-      if (!(await storage.verify(PRIVATE_BUCKET, key, query.expires, query.signature))) throw forbidden();
+      if (!(await storage.verify(PRIVATE_BUCKET, key, text(expires), text(signature)))) throw forbidden();
       return send(reply, PRIVATE_BUCKET, key);
     },
   );
