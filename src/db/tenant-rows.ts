@@ -37,7 +37,7 @@ export function tenantRows<T extends TenantTable>(table: T): TenantRows<T> {
       const qb = db.selectFrom(one).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
       return (await (opts.lock ? locked(db, qb) : qb).executeTakeFirst()) as Selectable<DB[T]> | undefined;
     },
-    // `as never` only for the legacy Untyped overload: once no module passes rowCodec
+    // The casts below serve only the legacy Untyped overload: once no module passes rowCodec
     // values, insert takes `.insertInto(table).values(values)` uncast and update
     // narrows its values like its table (the later pass; see test/layers.test.ts).
     async insert(db: Kysely<DB>, values: Insertable<DB[T]> | Untyped) {
