@@ -10,7 +10,6 @@ export function fromJson<T = unknown>(text: string | null | undefined): T | null
 }
 
 /** Booleans are 0/1 integers on both dialects (better-sqlite3 cannot bind booleans). */
-export const toBool = (v: boolean | null | undefined): number | null => (v === undefined || v === null ? null : v ? 1 : 0);
 export const fromBool = (v: number | boolean | null): boolean => Boolean(v);
 
 export const now = (): string => new Date().toISOString();

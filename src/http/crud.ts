@@ -31,9 +31,13 @@ export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TS
   fastify: FastifyInstance,
   o: CrudOptions<TQ, TC, TU, TI, TD>,
 ): void {
-  // The schemas validate and serialize; generic handlers take their types from the service.
+  // The schemas validate and serialize. Fastify wraps a route's request types in
+  // conditional types (UndefinedToUnknown<KeysOf<..>>) that TypeScript leaves
+  // unresolved over a generic schema, with or without the TypeBox provider, so the
+  // generic query and bodies are narrowed to what their schema validated; the
+  // concrete id params are typed by the route generic.
   const app = fastify;
-  type IdReq = { params: { id: number } };
+  type IdParams = Static<typeof IdParams>;
   const tags = [o.resource];
   const read = { scope: `${o.scope}:read`, validation: o.validation, notFound: { id: o.resource } };
   const write = { ...read, scope: `${o.scope}:write` };
@@ -47,14 +51,14 @@ export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TS
     const data = await service.create(req.auth, req.body as Static<TC>);
     return reply.code(201).send({ success: true, data }); // D3
   });
-  app.get(`${o.path}/:id`, { config: read, schema: { tags, summary: `Get a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
-    return { success: true, data: await service.get(req.auth, (req as IdReq).params.id) };
+  app.get<{ Params: IdParams }>(`${o.path}/:id`, { config: read, schema: { tags, summary: `Get a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
+    return { success: true, data: await service.get(req.auth, req.params.id) };
   });
-  app.put(`${o.path}/:id`, { config: write, schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
-    return { success: true, data: await service.update(req.auth, (req as IdReq).params.id, req.body as Static<TU>) };
+  app.put<{ Params: IdParams }>(`${o.path}/:id`, { config: write, schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
+    return { success: true, data: await service.update(req.auth, req.params.id, req.body as Static<TU>) };
   });
-  app.delete(`${o.path}/:id`, { config: write, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
-    await service.remove(req.auth, (req as IdReq).params.id);
+  app.delete<{ Params: IdParams }>(`${o.path}/:id`, { config: write, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
+    await service.remove(req.auth, req.params.id);
     return { success: true, data: { deleted: true } };
   });
 }

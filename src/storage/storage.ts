@@ -36,6 +36,8 @@ export interface Storage {
   open(bucket: Bucket, key: string): Promise<StoredObject | null>;
   /** A URL for the object: signed with a 1-hour expiry when private, stable when public (D20). */
   url(bucket: Bucket, key: string): Promise<string>;
+  /** Whether `expires` and `signature` (from a private `url`) are valid for `bucket/key` now. */
+  verify(bucket: Bucket, key: string, expires: string | undefined, signature: string | undefined): Promise<boolean>;
   /** Drops staging leftovers (a crash mid-upload) older than `olderThanMs`. */
   cleanStaging(olderThanMs: number): Promise<void>;
 }

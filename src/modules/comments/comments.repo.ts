@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
-import type { DB } from '../../db/schema.ts';
+import type { CommentsTable, DB } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { CommentQuery } from './comments.schemas.ts';
 
@@ -46,4 +46,26 @@ export async function listActiveComments(db: Kysely<DB>, workspaceId: number, q:
     .where('status', '=', 'active');
   const page = await paginate(qb, q, listSpec);
   return { rows: page.rows.map(decode), pagination: page.pagination };
+}
+
+export async function insertComment(db: Kysely<DB>, values: Insertable<CommentsTable>): Promise<number> {
+  const { id } = await db.insertInto('comments').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Soft delete (SPEC States); false when it was not active (trashed meanwhile). */
+export async function trashComment(db: Kysely<DB>, workspaceId: number, id: number): Promise<boolean> {
+  const r = await db
+    .updateTable('comments')
+    .set({ status: 'trash' })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** D12: a deleted parent's comments, whatever their status. */
+export async function deleteCommentsOf(trx: Kysely<DB>, workspaceId: number, relatedType: string, relatedId: number): Promise<void> {
+  await trx.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('related_type', '=', relatedType).where('related_id', '=', relatedId).execute();
 }

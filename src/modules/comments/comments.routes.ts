@@ -1,15 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
 
-export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function commentsRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = commentsService(ctx);
   const tags = ['Comment'];
   // The service checks the parent's scope (SPEC Comments: the same mapping as uploads).
   const config = { scope: null, notFound: { id: 'Comment' } };
-  type IdReq = { params: { id: number } };
 
   app.post(
     '/comments',
@@ -23,7 +24,7 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 201: Ok(Comment) },
       },
     },
-    async (request, reply) => reply.code(201).send({ success: true, data: await service.create(request.auth, request.body as CommentCreate) }),
+    async (request, reply) => reply.code(201).send({ success: true as const, data: await service.create(request.auth, request.body) }),
   );
 
   app.get(
@@ -39,8 +40,8 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { rows, pagination } = await service.list(request.auth, request.query as CommentQuery);
-      return { success: true, data: rows, pagination };
+      const { rows, pagination } = await service.list(request.auth, request.query);
+      return { success: true as const, data: rows, pagination };
     },
   );
 
@@ -50,7 +51,7 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
       config,
       schema: { tags, summary: 'Get a comment', description: 'Scope: `<module>:read` of the parent.', params: IdParams, response: { 200: Ok(Comment) } },
     },
-    async (request) => ({ success: true, data: await service.get(request.auth, (request as IdReq).params.id) }),
+    async (request) => ({ success: true as const, data: await service.get(request.auth, request.params.id) }),
   );
 
   app.delete(
@@ -66,8 +67,8 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      await service.remove(request.auth, (request as IdReq).params.id);
-      return { success: true, data: { deleted: true } };
+      await service.remove(request.auth, request.params.id);
+      return { success: true as const, data: { deleted: true as const } };
     },
   );
 }

@@ -8,7 +8,7 @@ import { type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
 import type { PageResult } from '../../db/list-query.ts';
 import { isModuleType, type ModuleType, parentScope, requireParent } from '../uploads/parents.ts';
 import { notifyComment } from './comment-notifications.ts';
-import { type CommentRow, findActiveComment, listActiveComments } from './comments.repo.ts';
+import { type CommentRow, findActiveComment, insertComment, listActiveComments, trashComment } from './comments.repo.ts';
 import type { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 
 /** `profiles` for a page of comments: one query for all their authors, none per row. */
@@ -55,9 +55,7 @@ export function commentsService({ db }: AppContext) {
         if (details.length) throw new ValidationError(details);
 
         const mentioned = [...new Set(body.mentioned_user_ids ?? [])];
-        const { id } = await trx
-          .insertInto('comments')
-          .values({
+        const id = await insertComment(trx, {
             workspace_id: ws,
             related_type: type,
             related_id: body.module_id,
@@ -68,9 +66,7 @@ export function commentsService({ db }: AppContext) {
             status: 'active',
             created_at: now(),
             modified_at: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        });
         await notifyComment(
           trx,
           ws,
@@ -107,14 +103,7 @@ export function commentsService({ db }: AppContext) {
     /** Soft: status `trash`; the comment stays stored but is gone from every read (SPEC States). */
     async remove(auth: AuthContext, id: number): Promise<void> {
       await commentOrThrow(auth, id, 'write');
-      const r = await db
-        .updateTable('comments')
-        .set({ status: 'trash' })
-        .where('workspace_id', '=', auth.workspaceId)
-        .where('id', '=', id)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      if (!Number(r.numUpdatedRows)) throw notFound('Comment'); // trashed meanwhile
+      if (!(await trashComment(db, auth.workspaceId, id))) throw notFound('Comment'); // trashed meanwhile
     },
   };
 }

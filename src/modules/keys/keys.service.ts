@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import { hashToken } from '../../kernel/tokens.ts';
+import { findUser, firstOwner } from '../users/users.repo.ts';
+import { findWorkspace } from '../workspace/workspace.repo.ts';
+import { insertKey, listKeyRows, revokeKeyRow } from './keys.repo.ts';
 
 export const KEY_TYPES = ['general', 'rest', 'embed_forms', 'automation', 'plugin'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
@@ -43,7 +46,7 @@ export async function createKey(
   db: Kysely<DB>,
   input: { workspaceId: number; type: KeyType; scopes?: string[]; userId?: string | null; name?: string; legacy?: boolean },
 ): Promise<CreatedKey> {
-  const ws = await db.selectFrom('workspaces').select(['id', 'hash']).where('id', '=', input.workspaceId).executeTakeFirst();
+  const ws = await findWorkspace(db, input.workspaceId);
   if (!ws) throw new Error(`workspace ${input.workspaceId} not found`);
   const scopes = input.scopes ?? DEFAULT_SCOPES[input.type];
   const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
@@ -51,22 +54,20 @@ export async function createKey(
   let userId: string | null;
   if (input.userId === null) userId = null;
   else if (input.userId) {
-    const user = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('user_id', '=', input.userId).executeTakeFirst();
+    const user = await findUser(db, ws.id, input.userId);
     if (!user) throw new Error(`user ${input.userId} is not a member of workspace ${ws.id}`);
     userId = user.user_id;
   } else {
     // The key's user defaults to the workspace owner (docs/operator.md); a key without a user
     // is only ever made on purpose (--unlinked), never because no owner was found.
-    const owner = await db.selectFrom('users').select('user_id').where('workspace_id', '=', ws.id).where('role', '=', 'owner').orderBy('id').executeTakeFirst();
+    const owner = await firstOwner(db, ws.id);
     if (!owner) throw new Error(`workspace ${ws.id} has no owner: name the key's user`);
-    userId = owner.user_id;
+    userId = owner;
   }
   // 256-bit secret; only its hash is stored, the token is shown once.
   const secret = randomBytes(32).toString('hex');
   const token = input.legacy ? secret : `wk_${ws.hash}.${secret}`;
-  const row = await db
-    .insertInto('api_keys')
-    .values({
+  const id = await insertKey(db, {
       workspace_id: ws.id,
       type: input.type,
       scopes: toJson(scopes)!,
@@ -75,25 +76,17 @@ export async function createKey(
       token_hash: hashToken(token),
       legacy: input.legacy ? 1 : 0,
       created_at: now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, token, type: input.type, scopes, user_id: userId, workspace_id: ws.id };
+  });
+  return { id, token, type: input.type, scopes, user_id: userId, workspace_id: ws.id };
 }
 
 export async function listKeys(db: Kysely<DB>, workspaceId: number) {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(['id', 'type', 'scopes', 'user_id', 'name', 'created_at', 'last_used_at', 'revoked_at'])
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('id')
-    .execute();
+  const rows = await listKeyRows(db, workspaceId);
   return rows.map((r) => ({ ...r, scopes: fromJson<string[]>(r.scopes) ?? [] }));
 }
 
 /** Returns null when no such key exists. Revoking twice keeps the first time. */
 export async function revokeKey(db: Kysely<DB>, keyId: number): Promise<{ id: number; revoked_at: string } | null> {
-  await db.updateTable('api_keys').set({ revoked_at: now() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
-  const row = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+  const row = await revokeKeyRow(db, keyId, now());
   return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
 }

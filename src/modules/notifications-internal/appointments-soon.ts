@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { zonedDate, zonedInstant } from '../../domain/zoned-time.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
 import { notifyUsers } from './internal-notifications.ts';
+import { appointmentAssignees, insertNewReminders } from './notifications-internal.repo.ts';
 
 // D22: the daily `appointments_soon` reminder (SPEC "Internal notifications"): for
 // each `scheduled` appointment starting within the next 24 hours on the
@@ -24,17 +25,7 @@ export async function remindAppointmentsSoon(trx: Kysely<DB>, workspace: DailyWo
   const tz = workspace.timezone;
   const until = nowMs + DAY_MS;
   // Candidates by local date (index-friendly), then the exact window by instant.
-  const rows = await trx
-    .selectFrom('events as e')
-    .innerJoin('event_assignees as a', (j) => j.onRef('a.workspace_id', '=', 'e.workspace_id').onRef('a.event_id', '=', 'e.id'))
-    .select(['e.id', 'e.name', 'e.start_date', 'e.start_time', 'a.user_id'])
-    .where('e.workspace_id', '=', workspace.id)
-    .where('e.type', '=', 'appointment')
-    .where('e.status', '=', 'scheduled')
-    .where('e.start_date', '>=', zonedDate(nowMs, tz))
-    .where('e.start_date', '<=', zonedDate(until, tz))
-    .orderBy('e.id')
-    .execute();
+  const rows = await appointmentAssignees(trx, workspace.id, zonedDate(nowMs, tz), zonedDate(until, tz));
   const soon = rows.filter((r) => {
     const start = zonedInstant(r.start_date, r.start_time ?? '00:00', tz);
     return start >= nowMs && start < until;
@@ -45,12 +36,8 @@ export async function remindAppointmentsSoon(trx: Kysely<DB>, workspace: DailyWo
   const at = now();
   const fresh = new Set<string>();
   for (let i = 0; i < soon.length; i += INSERT_CHUNK) {
-    const inserted = await trx
-      .insertInto('appointment_reminders')
-      .values(soon.slice(i, i + INSERT_CHUNK).map((r) => ({ workspace_id: workspace.id, event_id: r.id, user_id: r.user_id, created_at: at })))
-      .onConflict((oc) => oc.columns(['workspace_id', 'event_id', 'user_id']).doNothing())
-      .returning(['event_id', 'user_id'])
-      .execute();
+    const chunk = soon.slice(i, i + INSERT_CHUNK).map((r) => ({ workspace_id: workspace.id, event_id: r.id, user_id: r.user_id, created_at: at }));
+    const inserted = await insertNewReminders(trx, chunk);
     for (const p of inserted) fresh.add(`${p.event_id} ${p.user_id}`);
   }
 

@@ -3,6 +3,7 @@ import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Preferences } from '../users/users.service.ts';
 import { findWorkspace, type INTERNAL_NOTIFICATIONS, settingsOf } from '../workspace/workspace.service.ts';
+import { inboxRows, insertNotifications, markReadRows, membersWithPreferences, membersWithRoles } from './notifications-internal.repo.ts';
 
 // SPEC "Internal notifications", D22: team-facing notifications, stored one row per
 // recipient user and read with `fieldwork inbox`.
@@ -35,31 +36,24 @@ export async function notifyUsers(
   if (!wanted.length) return [];
   const workspace = await findWorkspace(trx, workspaceId);
   if (!workspace || settingsOf(workspace)[`internal.${name}`] === false) return [];
-  const users = await trx
-    .selectFrom('users')
-    .select(['user_id', 'preferences'])
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', 'in', wanted)
-    .execute();
+  const users = await membersWithPreferences(trx, workspaceId, wanted);
   // users.service stores `notify.<name>` as `<name>` in the preferences object.
   const notified = users.filter((u) => fromJson<Preferences>(u.preferences)?.[name] !== false).map((u) => u.user_id);
   if (!notified.length) return [];
   const at = now();
-  await trx
-    .insertInto('internal_notifications')
-    .values(
-      notified.map((userId) => ({
-        workspace_id: workspaceId,
-        user_id: userId,
-        name,
-        module_type: module?.type ?? null,
-        module_id: module?.id ?? null,
-        data: toJson(data),
-        created_at: at,
-        read_at: null,
-      })),
-    )
-    .execute();
+  await insertNotifications(
+    trx,
+    notified.map((userId) => ({
+      workspace_id: workspaceId,
+      user_id: userId,
+      name,
+      module_type: module?.type ?? null,
+      module_id: module?.id ?? null,
+      data: toJson(data),
+      created_at: at,
+      read_at: null,
+    })),
+  );
   return notified;
 }
 
@@ -76,15 +70,7 @@ export async function notifyRoles(
   module: NotificationModule | null,
   data: Record<string, unknown>,
 ): Promise<string[]> {
-  const members = await trx.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('role', 'in', roles).execute();
-  return notifyUsers(
-    trx,
-    workspaceId,
-    name,
-    members.map((m) => m.user_id),
-    module,
-    data,
-  );
+  return notifyUsers(trx, workspaceId, name, await membersWithRoles(trx, workspaceId, roles), module, data);
 }
 
 export interface InboxItem {
@@ -99,28 +85,13 @@ export interface InboxItem {
 
 /** docs/operator.md `fieldwork inbox`: a user's notifications, newest first. */
 export async function listInbox(db: Kysely<DB>, workspaceId: number, userId: string, opts: { unread?: boolean } = {}): Promise<InboxItem[]> {
-  let qb = db
-    .selectFrom('internal_notifications')
-    .select(['id', 'name', 'module_type', 'module_id', 'data', 'created_at', 'read_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId);
-  if (opts.unread) qb = qb.where('read_at', 'is', null);
-  const rows = await qb.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await inboxRows(db, workspaceId, userId, Boolean(opts.unread));
   return rows.map((r) => ({ ...r, data: fromJson(r.data) }));
 }
 
 /** Marks notifications read (`fieldwork inbox --mark-read`); returns the time written. */
 export async function markRead(db: Kysely<DB>, workspaceId: number, userId: string, ids: number[]): Promise<string> {
   const at = now();
-  if (ids.length) {
-    await db
-      .updateTable('internal_notifications')
-      .set({ read_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .where('id', 'in', ids)
-      .where('read_at', 'is', null)
-      .execute();
-  }
+  await markReadRows(db, workspaceId, userId, ids, at);
   return at;
 }

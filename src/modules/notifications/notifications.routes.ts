@@ -1,10 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { Ok } from '../../kernel/schemas.ts';
 import { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { sendNotification } from './notifications.service.ts';
 
-export async function notificationsRoutes(app: FastifyInstance, { db }: AppContext) {
+export async function notificationsRoutes(fastify: FastifyInstance, { db }: AppContext) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/notifications',
     {
@@ -16,6 +18,6 @@ export async function notificationsRoutes(app: FastifyInstance, { db }: AppConte
         response: { 201: Ok(NotificationQueued) },
       },
     },
-    async (req, reply) => reply.code(201).send({ success: true, data: await sendNotification(db, req.auth, req.body as NotificationBody) }),
+    async (req, reply) => reply.code(201).send({ success: true as const, data: await sendNotification(db, req.auth, req.body) }),
   );
 }

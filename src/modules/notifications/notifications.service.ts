@@ -14,6 +14,7 @@ import { ADMINS, notifyRoles } from '../notifications-internal/internal-notifica
 import { quoteOf, quotes } from '../quotes/quotes.repo.ts';
 import { updateQuote } from '../quotes/quotes.service.ts';
 import { findWorkspace, type Settings, settingsOf } from '../workspace/workspace.service.ts';
+import { contactsForMessage, parentLinks } from './notifications.repo.ts';
 import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { formatDate, formatMoney, type NotificationType, type Placeholders, render } from './templates.ts';
 
@@ -58,14 +59,7 @@ interface Target {
  */
 async function customerOf(trx: Kysely<DB>, workspaceId: number, contactIds: (number | null | undefined)[], resource: string): Promise<Customer> {
   const ids = contactIds.filter((id): id is number => typeof id === 'number');
-  const found = ids.length
-    ? await trx
-        .selectFrom('contacts')
-        .select(['id', 'first_name', 'last_name', 'email', 'phone', 'info'])
-        .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', ids)
-        .execute()
-    : [];
+  const found = await contactsForMessage(trx, workspaceId, ids);
   for (const id of ids) {
     const contact = found.find((c) => c.id === id);
     if (contact?.email) return { ...contact, email: contact.email };
@@ -148,11 +142,7 @@ const TARGETS: Record<NotificationType, Target> = {
       const event = await findEventDetail(trx, w.id, id);
       if (!event) throw notFound('Event');
       // D19: the contact of the event's job, or else (none, or none with an email) of its request.
-      const parent = (table: 'jobs' | 'requests', parentId: number | null) =>
-        parentId === null
-          ? undefined
-          : trx.selectFrom(table).select(['contact_id', 'property_id']).where('workspace_id', '=', w.id).where('id', '=', parentId).executeTakeFirst();
-      const [job, request] = await Promise.all([parent('jobs', event.job_id), parent('requests', event.request_id)]);
+      const [job, request] = await Promise.all([parentLinks(trx, w.id, 'jobs', event.job_id), parentLinks(trx, w.id, 'requests', event.request_id)]);
       const customer = await customerOf(trx, w.id, [job?.contact_id, request?.contact_id], 'Event');
       const property = await propertyRef(trx, w.id, job?.property_id ?? request?.property_id ?? null);
       const a = property?.address;

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Service, ServiceQuery } from './services.schemas.ts';
 
-export const serviceCodec = rowCodec<Service>({ bool: ['taxable'] });
+export const serviceCodec = tableCodec<Service>()('services', { bool: ['taxable'] });
 export const services = tenantRows('services');
 
 const listSpec: ListSpec = {

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, TimeEntriesTable } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
 
@@ -66,18 +66,18 @@ export async function timesheetEntries(db: Kysely<DB>, workspaceId: number, time
     .execute();
 }
 
-export async function insertTimeEntry(db: Kysely<DB>, values: Record<string, unknown>) {
+export async function insertTimeEntry(db: Kysely<DB>, values: Insertable<TimeEntriesTable>) {
   return db
     .insertInto('time_entries')
-    .values(values as never)
+    .values(values)
     .returning('id')
     .executeTakeFirstOrThrow();
 }
 
-export async function updateTimeEntry(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>) {
+export async function updateTimeEntry(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<TimeEntriesTable>) {
   await db
     .updateTable('time_entries')
-    .set(values as never)
+    .set(values)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .execute();

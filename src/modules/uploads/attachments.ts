@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { requestSweep } from '../../storage/sweeper.ts';
 import type { ModuleType } from './parents.ts';
-import { lockFiles, releaseFiles } from './uploads.repo.ts';
+import { deleteCommentsOf } from '../comments/comments.repo.ts';
+import { deleteLinksOfParent, fileIdsOfParent, lockFiles, releaseFiles } from './uploads.repo.ts';
 
 /**
  * D12: a deleted parent takes its upload links and comments with it. Call it with
@@ -11,25 +12,13 @@ import { lockFiles, releaseFiles } from './uploads.repo.ts';
  * are removed by the sweeper once this transaction has committed.
  */
 export async function removeAttachments(trx: Kysely<DB>, workspaceId: number, moduleType: ModuleType, moduleId: number): Promise<void> {
-  const links = await trx
-    .selectFrom('upload_links')
-    .select('file_id')
-    .where('workspace_id', '=', workspaceId)
-    .where('module_type', '=', moduleType)
-    .where('module_id', '=', moduleId)
-    .execute();
-  if (links.length) {
-    const fileIds = [...new Set(links.map((l) => l.file_id))];
+  const fileIds = await fileIdsOfParent(trx, workspaceId, moduleType, moduleId);
+  if (fileIds.length) {
     await lockFiles(trx, workspaceId, fileIds);
-    await trx
-      .deleteFrom('upload_links')
-      .where('workspace_id', '=', workspaceId)
-      .where('module_type', '=', moduleType)
-      .where('module_id', '=', moduleId)
-      .execute();
+    await deleteLinksOfParent(trx, workspaceId, moduleType, moduleId);
     if (await releaseFiles(trx, workspaceId, fileIds)) requestSweep();
   }
-  await trx.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('related_type', '=', moduleType).where('related_id', '=', moduleId).execute();
+  await deleteCommentsOf(trx, workspaceId, moduleType, moduleId);
 }
 
 /** A parent's D12 delete in one transaction: its attachments first, then `deleteParent` (whose result is returned). */

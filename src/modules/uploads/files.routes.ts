@@ -1,8 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { filesFor } from './files.ts';
+import { findFileByKey } from './uploads.repo.ts';
 import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
 
 // D20: the embedded driver serves its own files, outside /api/v1 and without an
@@ -16,20 +18,20 @@ const missing = () => new AppError(404, 'Not found');
 const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const Params = Type.Object({ '*': Type.String({ description: 'storage key' }) });
+// The two parameters of a private file's URL. Anything else, or a repeated one (an
+// array), is not a valid signature: 403 like any bad URL, never a 400.
+const SignedQuery = Type.Object({ expires: Type.Optional(Type.Unknown()), signature: Type.Optional(Type.Unknown()) });
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function filesRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, sweeper } = filesFor(ctx);
   sweeper.onError = (err) => app.log.warn({ err }, 'file sweep failed');
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
 
   async function send(reply: FastifyReply, bucket: Bucket, key: string) {
-    const file = await ctx.db
-      .selectFrom('stored_files')
-      .select(['mime_type', 'original_file_name'])
-      .where('bucket', '=', bucket)
-      .where('path', '=', key)
-      .executeTakeFirst();
+    const file = await findFileByKey(ctx.db, bucket, key);
     const object = file && (await storage.open(bucket, key));
     if (!file || !object) throw missing();
     const inline = /^(image\/|application\/pdf$)/.test(file.mime_type);
@@ -45,7 +47,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.get(
     '/files/public/*',
     { config: { public: true }, schema: { tags: ['Files'], summary: 'Download a public file (stable URL, no authentication)', security: [], params: Params } },
-    async (request, reply) => send(reply, PUBLIC_BUCKET, (request.params as { '*': string })['*']),
+    async (request, reply) => send(reply, PUBLIC_BUCKET, request.params['*']),
   );
 
   app.get(
@@ -58,13 +60,14 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
         description: 'The `url` of a private upload link; `expires` and `signature` come with it. A tampered or expired URL answers 403.',
         security: [],
         params: Params,
+        querystring: SignedQuery,
       },
     },
     async (request, reply) => {
-      const key = (request.params as { '*': string })['*'];
-      const query = request.query as Record<string, string | undefined>;
+      const key = request.params['*'];
+      const { expires, signature } = request.query;
       // Signature first: nothing about a file is revealed to a bad URL.
-      if (!(await storage.verify(PRIVATE_BUCKET, key, query.expires, query.signature))) throw forbidden();
+      if (!(await storage.verify(PRIVATE_BUCKET, key, text(expires), text(signature)))) throw forbidden();
       return send(reply, PRIVATE_BUCKET, key);
     },
   );

@@ -1,11 +1,12 @@
 import type { AppContext } from '../../http/context.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { Sweeper } from '../../storage/sweeper.ts';
 import { UrlSigner } from '../../storage/url-signer.ts';
 
 /** One app's file store and its sweeper. */
 export interface Files {
-  storage: LocalStorage;
+  storage: Storage;
   sweeper: Sweeper;
 }
 

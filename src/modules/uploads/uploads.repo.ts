@@ -1,6 +1,6 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, type Updateable } from 'kysely';
 import { fromJson } from '../../db/json.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, StoredFilesTable, UploadLinksTable } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';
 import type { UploadQuery } from './uploads.schemas.ts';
@@ -100,4 +100,45 @@ export async function releaseFiles(trx: Kysely<DB>, workspaceId: number, fileIds
     released++;
   }
   return released;
+}
+
+/** The file behind a download URL: the key is random and server-chosen (D20), so it names one file of one workspace. */
+export function findFileByKey(db: Kysely<DB>, bucket: string, key: string) {
+  return db.selectFrom('stored_files').select(['mime_type', 'original_file_name']).where('bucket', '=', bucket).where('path', '=', key).executeTakeFirst();
+}
+
+export async function insertStoredFile(trx: Kysely<DB>, values: Insertable<StoredFilesTable>): Promise<number> {
+  return (await trx.insertInto('stored_files').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function insertLink(trx: Kysely<DB>, values: Insertable<UploadLinksTable>): Promise<number> {
+  return (await trx.insertInto('upload_links').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** False when the link is gone (deleted meanwhile). */
+export async function updateLink(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<UploadLinksTable>): Promise<boolean> {
+  const r = await db.updateTable('upload_links').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** False when the link is gone (a concurrent delete won). */
+export async function deleteLink(trx: Kysely<DB>, workspaceId: number, id: number): Promise<boolean> {
+  const r = await trx.deleteFrom('upload_links').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The distinct stored files a parent's links use. */
+export async function fileIdsOfParent(trx: Kysely<DB>, workspaceId: number, moduleType: string, moduleId: number): Promise<number[]> {
+  const links = await trx
+    .selectFrom('upload_links')
+    .select('file_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('module_type', '=', moduleType)
+    .where('module_id', '=', moduleId)
+    .execute();
+  return [...new Set(links.map((l) => l.file_id))];
+}
+
+export async function deleteLinksOfParent(trx: Kysely<DB>, workspaceId: number, moduleType: string, moduleId: number): Promise<void> {
+  await trx.deleteFrom('upload_links').where('workspace_id', '=', workspaceId).where('module_type', '=', moduleType).where('module_id', '=', moduleId).execute();
 }

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
@@ -148,7 +149,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
   const tags = ['Upload'];
   // The service checks the parent's scope (SPEC Uploads 4); D4: 400 `Validation error`, queries included.
   const config = { scope: null, validation: 'uploads' as const, notFound: { id: 'Upload' } };
-  type IdReq = { params: { id: number } };
+  // The JSON routes below take their request types from their schemas.
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/uploads',
@@ -182,7 +184,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get(
+  typed.get(
     '/uploads',
     {
       config,
@@ -195,12 +197,12 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { rows, pagination } = await service.list(request.auth, request.query as UploadQuery);
-      return { success: true, data: rows, pagination };
+      const { rows, pagination } = await service.list(request.auth, request.query);
+      return { success: true as const, data: rows, pagination };
     },
   );
 
-  app.get(
+  typed.get(
     '/uploads/:id',
     {
       config,
@@ -212,10 +214,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: Ok(UploadLink) },
       },
     },
-    async (request) => ({ success: true, data: await service.get(request.auth, (request as IdReq).params.id) }),
+    async (request) => ({ success: true as const, data: await service.get(request.auth, request.params.id) }),
   );
 
-  app.patch(
+  typed.patch(
     '/uploads/:id',
     {
       config,
@@ -228,10 +230,10 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: Ok(UploadLink) },
       },
     },
-    async (request) => ({ success: true, data: await service.update(request.auth, (request as IdReq).params.id, request.body as UploadUpdate) }),
+    async (request) => ({ success: true as const, data: await service.update(request.auth, request.params.id, request.body) }),
   );
 
-  app.delete(
+  typed.delete(
     '/uploads/:id',
     {
       config,
@@ -244,8 +246,8 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      await service.remove(request.auth, (request as IdReq).params.id);
-      return { success: true, data: { deleted: true } };
+      await service.remove(request.auth, request.params.id);
+      return { success: true as const, data: { deleted: true as const } };
     },
   );
 }

@@ -10,7 +10,7 @@ import { newKey } from '../../storage/local-storage.ts';
 import { PRIVATE_BUCKET, PUBLIC_BUCKET, type Staged } from '../../storage/storage.ts';
 import { type CheckedFile, checkFile, checkFileName, MAX_FILE_BYTES } from './file-check.ts';
 import { isModuleType, type ModuleType, parentScope, requireParent } from './parents.ts';
-import { findFileByContent, findLink, type LinkRow, listLinks, lockFiles, releaseFiles } from './uploads.repo.ts';
+import { deleteLink, findFileByContent, findLink, insertLink, insertStoredFile, type LinkRow, listLinks, lockFiles, releaseFiles, updateLink } from './uploads.repo.ts';
 import { UploadFields, type UploadLink, type UploadQuery, type UploadUpdate } from './uploads.schemas.ts';
 
 /** What the multipart reader hands over: the text parts and the staged file. */
@@ -78,9 +78,7 @@ export function uploadsService(ctx: AppContext) {
           let fileId = (await findFileByContent(trx, workspaceId, bucket, file.staged.sha256))?.id;
           if (fileId === undefined) {
             const key = newKey(workspaceId, checked.ext);
-            const inserted = await trx
-              .insertInto('stored_files')
-              .values({
+            fileId = await insertStoredFile(trx, {
                 workspace_id: workspaceId,
                 bucket,
                 path: key,
@@ -90,17 +88,12 @@ export function uploadsService(ctx: AppContext) {
                 original_file_name: fileName,
                 meta: toJson(checked.meta),
                 created_at: at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            fileId = inserted.id;
+            });
             // Last, so a failed insert never leaves bytes behind.
             await storage.put(file.staged, bucket, key);
             placed.key = key;
           }
-          const link = await trx
-            .insertInto('upload_links')
-            .values({
+          return insertLink(trx, {
               workspace_id: workspaceId,
               file_id: fileId,
               module_type: fields.module_type,
@@ -112,10 +105,7 @@ export function uploadsService(ctx: AppContext) {
               owner_id: auth.userId,
               created_at: at,
               updated_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          return link.id;
+          });
         });
       } catch (err) {
         if (placed.key) await storage.remove(bucket, placed.key);
@@ -169,8 +159,7 @@ export function uploadsService(ctx: AppContext) {
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
       if (body.category !== undefined) changes.category = body.category;
-      const r = await db.updateTable('upload_links').set(changes).where('workspace_id', '=', auth.workspaceId).where('id', '=', id).executeTakeFirst();
-      if (!Number(r.numUpdatedRows)) throw notFound('Upload'); // deleted meanwhile
+      if (!(await updateLink(db, auth.workspaceId, id, changes))) throw notFound('Upload'); // deleted meanwhile
       return view((await findLink(db, auth.workspaceId, id))!);
     },
 
@@ -178,8 +167,7 @@ export function uploadsService(ctx: AppContext) {
       const link = await linkOrThrow(auth, id, 'write');
       await db.transaction().execute(async (trx) => {
         await lockFiles(trx, auth.workspaceId, [link.file_id]);
-        const r = await trx.deleteFrom('upload_links').where('workspace_id', '=', auth.workspaceId).where('id', '=', id).executeTakeFirst();
-        if (!Number(r.numDeletedRows)) throw notFound('Upload'); // a concurrent delete won
+        if (!(await deleteLink(trx, auth.workspaceId, id))) throw notFound('Upload'); // a concurrent delete won
         await releaseFiles(trx, auth.workspaceId, [link.file_id]);
       });
       await sweeper.run(); // committed: the released bytes can go now

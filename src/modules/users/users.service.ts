@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
-import type { DB, UsersTable } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
+import { findWorkspace } from '../workspace/workspace.repo.ts';
 import { INTERNAL_NOTIFICATIONS } from '../workspace/workspace.service.ts';
+import { emailTaken, findUser, insertUser, updateUser, type UserRow } from './users.repo.ts';
 
 export const ROLES = ['owner', 'admin', 'manager', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 export type Preferences = Record<string, boolean>;
-
-type UserRow = Selectable<UsersTable>;
 
 /** The SPEC User object. */
 export function userView(u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title'>) {
@@ -24,15 +24,11 @@ export interface NewUser {
 }
 
 export async function addUser(db: Kysely<DB>, workspaceId: number, input: NewUser) {
-  const ws = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
-  if (!ws) throw new Error(`workspace ${workspaceId} not found`);
+  if (!(await findWorkspace(db, workspaceId))) throw new Error(`workspace ${workspaceId} not found`);
   const email = input.email.toLowerCase();
-  const taken = await db.selectFrom('users').select('id').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
-  if (taken) throw new Error(`${email} is already a member of workspace ${workspaceId}`);
+  if (await emailTaken(db, workspaceId, email)) throw new Error(`${email} is already a member of workspace ${workspaceId}`);
   const at = now();
-  return db
-    .insertInto('users')
-    .values({
+  return insertUser(db, {
       workspace_id: workspaceId,
       user_id: randomUUID(),
       email,
@@ -44,16 +40,14 @@ export async function addUser(db: Kysely<DB>, workspaceId: number, input: NewUse
       preferences: toJson({}),
       created_at: at,
       updated_at: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  });
 }
 
 const USER_FIELDS = ['first_name', 'last_name', 'role', 'job_title'] as const;
 
 /** `user set KEY=VALUE...`: user fields, or `notify.<name>` preferences. */
 export async function setUser(db: Kysely<DB>, workspaceId: number, userId: string, pairs: Record<string, string>) {
-  const user = await db.selectFrom('users').selectAll().where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  const user = await findUser(db, workspaceId, userId);
   if (!user) throw new Error(`user ${userId} is not a member of workspace ${workspaceId}`);
   const fields: { role?: string; first_name?: string | null; last_name?: string | null; job_title?: string | null } = {};
   const prefs = fromJson<Preferences>(user.preferences) ?? {};
@@ -67,20 +61,6 @@ export async function setUser(db: Kysely<DB>, workspaceId: number, userId: strin
       prefs[key.slice('notify.'.length)] = raw === 'true';
     } else throw new Error(`unknown user setting "${key}"`);
   }
-  const updated = await db
-    .updateTable('users')
-    .set({ ...fields, preferences: toJson(prefs), updated_at: now() })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await updateUser(db, user.id, { ...fields, preferences: toJson(prefs), updated_at: now() });
   return { user: updated, preferences: prefs };
-}
-
-/** D11: the UUIDs of `uuids` that are not members of the workspace. */
-export async function unknownUsers(db: Kysely<DB>, workspaceId: number, uuids: readonly string[]): Promise<string[]> {
-  const wanted = [...new Set(uuids)];
-  if (!wanted.length) return [];
-  const found = await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', wanted).execute();
-  const known = new Set(found.map((r) => r.user_id));
-  return wanted.filter((u) => !known.has(u));
 }

@@ -5,6 +5,7 @@ import { invalidKey } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { parseWebhookUrl, privateAddressOf } from '../../outbox/url-guard.ts';
+import { countLiveSubscriptions, insertSubscription, listLiveSubscriptions, markUnsubscribed } from './webhooks.repo.ts';
 import type { ListedSubscription, ListQuery, SubscribeBody, Subscription } from './webhooks.schemas.ts';
 
 /** Active subscriptions a workspace may hold: keeps the list (which has no pages) and the fan-out bounded. */
@@ -27,26 +28,16 @@ export function webhooksService({ db, config }: AppContext) {
         const address = await privateAddressOf(url);
         if (address) throw invalidField(['webhook_url'], `must not point to a private address (${address})`);
       }
-      const { count } = await db
-        .selectFrom('webhook_subscriptions')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('workspace_id', '=', auth.workspaceId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= MAX_SUBSCRIPTIONS) throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
+      if ((await countLiveSubscriptions(db, auth.workspaceId)) >= MAX_SUBSCRIPTIONS) throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
       const secret = randomBytes(32).toString('hex'); // D15: one per subscription
-      const row = await db
-        .insertInto('webhook_subscriptions')
-        .values({
+      const row = await insertSubscription(db, {
           workspace_id: auth.workspaceId,
           trigger_event: body.trigger_event,
           webhook_url: body.webhook_url,
           secret,
           is_active: 1,
           created_at: now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      });
       return { ...view(row), secret };
     },
 
@@ -56,27 +47,14 @@ export function webhooksService({ db, config }: AppContext) {
         if (query.workspace_id === undefined) throw invalidField(['workspace_id'], 'is required with a legacy API key');
         if (query.workspace_id.trim() !== String(auth.workspaceId)) throw invalidKey();
       }
-      let q = db
-        .selectFrom('webhook_subscriptions')
-        .select(['id', 'trigger_event', 'webhook_url', 'is_active', 'created_at', 'last_triggered_at'])
-        .where('workspace_id', '=', auth.workspaceId)
-        .where('deleted_at', 'is', null);
-      if (query.trigger_event) q = q.where('trigger_event', '=', query.trigger_event);
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').execute(); // D1
+      const rows = await listLiveSubscriptions(db, auth.workspaceId, query.trigger_event); // D1
       return rows.map((r) => ({ ...view(r), last_triggered_at: r.last_triggered_at }));
     },
 
     /** D17, D32: another workspace's or an unknown subscription is 404 `Subscription not found`. */
     async unsubscribe(auth: AuthContext, id: number): Promise<void> {
       // Kept (marked deleted) for the delivery log; its pending deliveries are not sent (worker.ts).
-      const result = await db
-        .updateTable('webhook_subscriptions')
-        .set({ deleted_at: now(), is_active: 0 })
-        .where('workspace_id', '=', auth.workspaceId)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!result.numUpdatedRows) throw notFound('Subscription');
+      if (!(await markUnsubscribed(db, auth.workspaceId, id, now()))) throw notFound('Subscription');
     },
   };
 }

@@ -4,6 +4,10 @@ import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
+import { insertUser } from '../users/users.repo.ts';
+import { findWorkspace, insertWorkspace, slugTaken, updateWorkspace, type WorkspaceRow } from './workspace.repo.ts';
+
+export { findWorkspace, type WorkspaceRow };
 
 export type Settings = Record<string, string | number | boolean>;
 
@@ -40,14 +44,8 @@ const slugify = (name: string) =>
 
 const industryKey = (label: string | null | undefined) => (label ? label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') : null);
 
-export type WorkspaceRow = Awaited<ReturnType<typeof findWorkspace>>;
-
-export async function findWorkspace(db: Kysely<DB>, id: number) {
-  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** The SPEC Workspace object. */
-export function workspaceView(w: NonNullable<WorkspaceRow>) {
+export function workspaceView(w: WorkspaceRow) {
   return {
     id: w.id,
     name: w.name,
@@ -81,18 +79,15 @@ export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
   return db.transaction().execute(async (trx) => {
     const at = now();
     const base = input.slug ?? slugify(input.name);
-    let workspace: NonNullable<WorkspaceRow> | undefined;
+    let workspace: WorkspaceRow | undefined;
     // A derived slug that is taken gets a suffix; an explicit one must be free.
     for (let n = 1; !workspace; n++) {
       const slug = n === 1 ? base : `${base}-${n}`;
-      const taken = await trx.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirst();
-      if (taken) {
+      if (await slugTaken(trx, slug)) {
         if (input.slug) throw new Error(`slug "${slug}" is taken`);
         continue;
       }
-      workspace = await trx
-        .insertInto('workspaces')
-        .values({
+      workspace = await insertWorkspace(trx, {
           name: input.name,
           slug,
           hash: randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8),
@@ -105,13 +100,9 @@ export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
           settings: toJson({}),
           created_at: at,
           updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      });
     }
-    const owner = await trx
-      .insertInto('users')
-      .values({
+    const owner = await insertUser(trx, {
         workspace_id: workspace.id,
         user_id: randomUUID(),
         email: input.owner.email.toLowerCase(),
@@ -123,9 +114,7 @@ export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
         preferences: toJson({}),
         created_at: at,
         updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    });
     return { workspace, owner };
   });
 }
@@ -147,12 +136,7 @@ export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: R
       if (field === 'industry') fields.industry_key = industryKey(value);
     } else settings[key] = parseSetting(key, raw);
   }
-  const updated = await db
-    .updateTable('workspaces')
-    .set({ ...fields, settings: toJson(settings), updated_at: now() })
-    .where('id', '=', workspaceId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await updateWorkspace(db, workspaceId, { ...fields, settings: toJson(settings), updated_at: now() });
   return { workspace: updated, settings: settingsOf(updated) };
 }
 
