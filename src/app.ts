@@ -10,6 +10,7 @@ import type { AppContext, RouteEntry } from './http/context.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -69,6 +70,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
   );
   registerValidators(app);
   registerErrorHandler(app);
+  if (config.metricsPort !== null) registerMetrics(app, ctx); // METRICS_PORT: main.ts serves it
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
