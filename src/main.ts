@@ -75,7 +75,7 @@ const metricsNote = metricsAddress && typeof metricsAddress === 'object' ? `; me
 app.log.info(`Fieldwork listening on ${address}${metricsNote}`);
 
 // WORKER=embedded: this process also delivers webhooks; with `off`, `fieldwork worker` processes do.
-const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs }) : null;
+const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs, retentionMs: config.retention }) : null;
 worker?.start();
 
 let stopping = false;
