@@ -65,6 +65,7 @@ describe('retention pruning', () => {
         module_id: 1,
         recipient: 'c@example.test',
         body_text: 'hi',
+        attempts: 1,
         status,
         message_id: `<${randomUUID()}@test>`,
         next_attempt_at: status === 'queued' ? at : null,
@@ -82,7 +83,7 @@ describe('retention pruning', () => {
     const ws = await seedWorkspace(t.db);
     const sub = await t.db
       .insertInto('webhook_subscriptions')
-      .values({ workspace_id: ws.workspace.id, trigger_event: 'contact.created', webhook_url: 'http://127.0.0.1:9/x', secret: 's', created_at: iso(nowMs) })
+      .values({ workspace_id: ws.workspace.id, trigger_event: 'contact.created', webhook_url: 'http://127.0.0.1:9/x', secret: 's', is_active: 1, created_at: iso(nowMs) })
       .returning('id')
       .executeTakeFirstOrThrow();
     const oldDelivered = [];
