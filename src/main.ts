@@ -96,6 +96,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     clearTimeout(timer);
     await database.close();
     redis?.disconnect();
-    process.exit(0);
+    app.log.info('stopped');
+    // pino writes asynchronously: the process ends by itself once the last lines are out,
+    // or after a second if some handle still holds it open.
+    process.exitCode = 0;
+    setTimeout(() => process.exit(0), 1000).unref();
   });
 }
