@@ -4,6 +4,7 @@ import http from 'node:http';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/database.ts';
 import { serveMetrics } from '../src/http/metrics.ts';
 import { connectRedis } from '../src/redis.ts';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
@@ -155,6 +156,25 @@ describe('Redis down', () => {
       await app.close();
       redis.disconnect();
       await t.close();
+    }
+  });
+});
+
+describe('database unavailable while serving', () => {
+  test('a request that needs the database answers 503 with the envelope and Retry-After, /readyz 503, /healthz 200', async () => {
+    // Nothing listens on port 1: every connection attempt is refused, as while PostgreSQL restarts.
+    const database = createDb('postgres://fieldwork@127.0.0.1:1/down');
+    const app = await buildApp({ config: loadConfig({}), database, logger: false });
+    try {
+      const res = await app.inject({ url: '/api/v1/contacts', headers: { authorization: `Bearer wk_abcdefgh.${'a'.repeat(64)}` } });
+      assert.equal(res.statusCode, 503, res.body);
+      assert.deepEqual(res.json(), { success: false, error: 'Service temporarily unavailable' });
+      assert.equal(res.headers['retry-after'], '5');
+      assert.equal((await app.inject({ url: '/readyz' })).statusCode, 503);
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+    } finally {
+      await app.close();
+      await database.close();
     }
   });
 });
