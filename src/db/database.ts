@@ -43,6 +43,12 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // An idle client's connection can drop (a restart, a failover, a dropped test
     // database): the pool replaces it; unhandled, the error would end the process.
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
+    // A connection that drops while checked out (a request mid-transaction during a
+    // restart) fails its query, which the request turns into a 503, and also emits
+    // 'error' on its client, which pg-pool only listens for while the client is idle:
+    // without this listener that event would end the process. The pool discards the
+    // broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
