@@ -11,6 +11,7 @@ import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
 import { describeApi } from './http/openapi.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -75,6 +76,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
   );
   registerValidators(app);
   registerErrorHandler(app);
+  if (config.metricsPort !== null) registerMetrics(app, ctx); // METRICS_PORT: main.ts serves it
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

@@ -19,6 +19,10 @@ export interface Config {
   redisUrl: string | null;
   worker: 'embedded' | 'off';
   logLevel: string;
+  /** ms: finished deliveries, messages and outbox rows older than this are pruned daily (src/outbox/retention.ts). */
+  retention: number;
+  /** A second listener serving Prometheus `/metrics` (src/http/metrics.ts); null = none. */
+  metricsPort: number | null;
 }
 
 export interface RateLimit {
@@ -53,9 +57,14 @@ function parseBool(text: string | undefined, fallback: boolean, name: string): b
   throw new Error(`${name}: "${text}" is not true or false`);
 }
 
+function parsePort(text: string, name: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text.trim()) || port > 65535) throw new Error(`${name}: "${text}" is not a port`);
+  return port;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT: "${env.PORT}" is not a port`);
+  const port = parsePort(env.PORT ?? '3000', 'PORT');
   const worker = env.WORKER ?? 'embedded';
   if (worker !== 'embedded' && worker !== 'off') throw new Error(`WORKER: "${worker}" is not embedded or off`);
   return {
@@ -78,5 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     worker,
     logLevel: env.LOG_LEVEL ?? 'info',
+    retention: parseDuration(env.RETENTION ?? '30d', 'RETENTION'),
+    metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : null,
   };
 }

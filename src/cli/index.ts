@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { backupCommand } from './backup.ts';
 import { type Io, messageOf, processIo, setIo } from './common.ts';
 import { customFieldCommand } from './custom-field.ts';
 import { inboxCommand } from './inbox.ts';
@@ -25,6 +26,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(webhookCommand());
   program.addCommand(customFieldCommand());
   program.addCommand(messagesCommand());
+  program.addCommand(backupCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {

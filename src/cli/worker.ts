@@ -28,7 +28,7 @@ export function workerCommand(): Command {
     try {
       await migrate(database);
       const log = lineLog(config.logLevel);
-      const worker = new Worker({ db: database.db, dialect: database.dialect, config, log, daily: dailyJobs });
+      const worker = new Worker({ db: database.db, dialect: database.dialect, config, log, daily: dailyJobs, retentionMs: config.retention });
       worker.start();
       log.info({ worker: worker.id, database: database.dialect }, 'Fieldwork worker started');
       await new Promise<void>((resolve) => {

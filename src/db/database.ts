@@ -32,6 +32,9 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      // While the server is down or unreachable a request fails (503) after this
+      // instead of waiting for a connection without end.
+      connectionTimeoutMillis: 5_000,
       // JSON columns come back as text on both dialects, parsed in one place (json.ts);
       // int8 (count(*)) as a JS number: our counts and ids stay far below 2^53.
       types: {
@@ -45,6 +48,12 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // An idle client's connection can drop (a restart, a failover, a dropped test
     // database): the pool replaces it; unhandled, the error would end the process.
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
+    // A connection that drops while checked out (a request mid-transaction during a
+    // restart) fails its query, which the request turns into a 503, and also emits
+    // 'error' on its client, which pg-pool only listens for while the client is idle:
+    // without this listener that event would end the process. The pool discards the
+    // broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
@@ -99,4 +108,16 @@ export function isForeignKeyViolation(err: unknown): boolean {
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+// Connection-level failures (PostgreSQL restarting, unreachable, or refusing new
+// sessions while starting or stopping; SQLite's lock wait running out): the request
+// did not happen and can be retried, so the API answers 503, not 500.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'SQLITE_BUSY']);
+const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
+  const e = err as { code?: unknown; message?: unknown };
+  return (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) || (typeof e?.message === 'string' && UNAVAILABLE_TEXT.test(e.message));
 }

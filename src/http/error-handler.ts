@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database.ts';
 import { type AjvError, AppError, ajvDetails, type Detail, ValidationError } from '../kernel/errors.ts';
 
 /** D4: how a route words a failed body validation. */
@@ -58,6 +59,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, 'Request body too large');
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, 'Unsupported content type');
     if (err.statusCode === 429) return send(reply, 429, 'Rate limit exceeded. Try again later.');
+    if (isDatabaseUnavailable(err)) {
+      // Nothing was written (a transaction that lost its connection is rolled back); the caller may retry.
+      request.log.warn({ err: err.message }, 'database unavailable');
+      return send(reply.header('retry-after', '5'), 503, 'Service temporarily unavailable');
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err }, 'request failed');

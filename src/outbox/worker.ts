@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
 import { httpPost, sign, timestampedSignature } from './http-post.ts';
+import { pruneOld } from './retention.ts';
 import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
 import { Senders } from './senders.ts';
 
@@ -43,6 +44,8 @@ export interface WorkerOptions {
   scheduleMs?: number;
   /** The daily jobs, given by whoever starts the worker (src/modules/daily-jobs.ts). */
   daily?: readonly DailyJob[];
+  /** RETENTION in ms: once a day (UTC) the worker prunes what is finished and older (retention.ts); unset = never. */
+  retentionMs?: number;
 }
 
 /** What the outbox holds for an event (emit.ts); the delivery adds `meta`. */
@@ -92,6 +95,10 @@ export class Worker {
   private stopping = false;
   private wakeUp: (() => void) | null = null;
   private lastScheduled = 0;
+  private readonly retentionMs: number | null;
+  /** The UTC date of this process's last pruning pass, and the pass under way. */
+  private prunedOn = '';
+  private pruning: Promise<void> | null = null;
 
   constructor(opts: WorkerOptions) {
     this.db = opts.db;
@@ -102,6 +109,7 @@ export class Worker {
     this.pollMs = opts.pollMs ?? 200;
     this.scheduleMs = opts.scheduleMs ?? 60_000;
     this.daily = opts.daily ?? [];
+    this.retentionMs = opts.retentionMs ?? null;
     this.senders = new Senders(opts.config);
     this.queues = [
       queue({
@@ -141,6 +149,7 @@ export class Worker {
     this.wake();
     await this.loop;
     this.loop = null;
+    await this.pruning;
     await this.drain();
     this.senders.close();
   }
@@ -159,6 +168,31 @@ export class Worker {
     return ran;
   }
 
+  /**
+   * RETENTION: one global pass over every workspace, not a per-workspace daily job
+   * (runDaily's one transaction per workspace would hold a big workspace's locks for
+   * its whole backlog). Each process prunes at start and then once per UTC day; the
+   * pass runs beside the queues, never blocking them. Returns the pass (tests await it).
+   */
+  prune(nowMs = Date.now()): Promise<void> {
+    if (this.retentionMs === null) return Promise.resolve();
+    if (this.pruning) return this.pruning;
+    this.prunedOn = new Date(nowMs).toISOString().slice(0, 10);
+    const started = Date.now();
+    this.pruning = pruneOld(this.db, this.dialect, nowMs - this.retentionMs, { shouldStop: () => this.stopping })
+      .then((counts) => {
+        if (counts.webhook_deliveries + counts.messages + counts.outbox) this.log.info({ pruned: counts, ms: Date.now() - started }, 'retention: pruned old rows');
+      })
+      .catch((err) => {
+        this.prunedOn = ''; // tried again at the next pass
+        this.log.error({ err }, 'retention pruning failed');
+      })
+      .finally(() => {
+        this.pruning = null;
+      });
+    return this.pruning;
+  }
+
   /** Resolves once every job started so far has finished. */
   async drain(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled(this.inFlight.values());
@@ -174,6 +208,7 @@ export class Worker {
         if (Date.now() - this.lastScheduled >= this.scheduleMs) {
           this.lastScheduled = Date.now();
           await this.runScheduled();
+          if (this.retentionMs !== null && this.prunedOn !== new Date().toISOString().slice(0, 10)) void this.prune();
         }
         found = await this.tick();
       } catch (err) {

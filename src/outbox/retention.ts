@@ -1,0 +1,64 @@
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+
+// RETENTION (docs/operations.md "Retention"): what is finished and older than the
+// retention period goes, in small batches. Each batch is one short autocommit
+// DELETE of at most PRUNE_BATCH rows (their attempts go with them by cascade), with
+// a pause between batches, so no lock is held long and API writes (SQLite's one
+// writer included) get their turn. Deleting is idempotent: several workers pruning
+// at once only share the work (PostgreSQL: SKIP LOCKED, no waiting on each other).
+
+export const PRUNE_BATCH = 1000;
+
+export interface PruneCounts {
+  webhook_deliveries: number;
+  messages: number;
+  outbox: number;
+}
+
+export interface PruneOptions {
+  batch?: number;
+  /** Pause between two batches. */
+  pauseMs?: number;
+  /** Checked between batches: a stopping worker stops pruning at once. */
+  shouldStop?: () => boolean;
+}
+
+type PrunedTable = keyof PruneCounts;
+
+/**
+ * Deletes, oldest first: delivered webhook deliveries (and their attempts) delivered
+ * before `cutoffMs`; sent or failed customer messages last updated before it; outbox
+ * rows processed before it that no delivery still needs (a pending or failed
+ * delivery keeps its event). Pending work is never touched.
+ */
+export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: number, opts: PruneOptions = {}): Promise<PruneCounts> {
+  const cutoff = new Date(cutoffMs).toISOString();
+  const batch = opts.batch ?? PRUNE_BATCH;
+  const pauseMs = opts.pauseMs ?? 5;
+  const which: Record<PrunedTable, RawBuilder<SqlBool>> = {
+    webhook_deliveries: sql`status = 'delivered' and delivered_at < ${cutoff}`,
+    messages: sql`status in ('sent', 'failed') and updated_at < ${cutoff}`,
+    // After the deliveries: the ones just pruned no longer hold their outbox row.
+    outbox: sql`processed_at is not null and processed_at < ${cutoff}
+      and not exists (select 1 from webhook_deliveries d where d.outbox_id = outbox.id)`,
+  };
+  const skipLocked = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0 };
+  for (const table of Object.keys(which) as PrunedTable[]) {
+    for (;;) {
+      if (opts.shouldStop?.()) return counts;
+      // Ordered by id: old rows have the low ids, so the scan finds them first.
+      const result = await sql`
+        delete from ${sql.table(table)} where id in (
+          select id from ${sql.table(table)} where ${which[table]} order by id limit ${batch} ${skipLocked}
+        )`.execute(db);
+      const n = Number(result.numAffectedRows ?? 0n);
+      counts[table] += n;
+      if (n < batch) break;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../src/config.ts';
+import { pruneOld } from '../src/outbox/retention.ts';
+import { Worker } from '../src/outbox/worker.ts';
+import { buildTestApp, seedWorkspace, type TestApp } from './helpers.ts';
+
+// RETENTION (docs/operations.md "Retention"): finished rows older than the period
+// are pruned by the worker's daily pass, in batches; pending work and everything
+// younger stays.
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('retention pruning', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  /** One outbox event with one delivery (and one attempt per delivery) of the given state and age. */
+  async function seed(workspaceId: number, subscriptionId: number, status: 'pending' | 'delivered' | 'failed', ageMs: number, nowMs: number) {
+    const at = iso(nowMs - ageMs);
+    const outbox = await t.db
+      .insertInto('outbox')
+      .values({ workspace_id: workspaceId, event: 'contact.created', payload: '{}', created_at: at, processed_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const delivery = await t.db
+      .insertInto('webhook_deliveries')
+      .values({
+        workspace_id: workspaceId,
+        subscription_id: subscriptionId,
+        outbox_id: outbox.id,
+        event: 'contact.created',
+        webhook_id: randomUUID(),
+        status,
+        attempts: 1,
+        max_attempts: 5,
+        next_attempt_at: status === 'pending' ? at : null,
+        created_at: at,
+        updated_at: at,
+        delivered_at: status === 'delivered' ? at : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('webhook_attempts')
+      .values({ workspace_id: workspaceId, delivery_id: delivery.id, attempt: 1, status_code: 200, error: null, duration_ms: 5, worker: 'w', created_at: at })
+      .execute();
+    return { outbox: outbox.id, delivery: delivery.id };
+  }
+
+  async function message(workspaceId: number, status: string, ageMs: number, nowMs: number) {
+    const at = iso(nowMs - ageMs);
+    const row = await t.db
+      .insertInto('messages')
+      .values({
+        workspace_id: workspaceId,
+        channel: 'email',
+        type: 'quote_to_customer',
+        module_type: 'quote',
+        module_id: 1,
+        recipient: 'c@example.test',
+        body_text: 'hi',
+        attempts: 1,
+        status,
+        message_id: `<${randomUUID()}@test>`,
+        next_attempt_at: status === 'queued' ? at : null,
+        created_at: at,
+        updated_at: at,
+        sent_at: status === 'sent' ? at : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  test('the worker pass prunes old finished rows in batches and keeps pending and young ones', async () => {
+    const nowMs = Date.now();
+    const ws = await seedWorkspace(t.db);
+    const sub = await t.db
+      .insertInto('webhook_subscriptions')
+      .values({ workspace_id: ws.workspace.id, trigger_event: 'contact.created', webhook_url: 'http://127.0.0.1:9/x', secret: 's', is_active: 1, created_at: iso(nowMs) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const oldDelivered = [];
+    for (let i = 0; i < 7; i++) oldDelivered.push(await seed(ws.workspace.id, sub.id, 'delivered', 40 * DAY, nowMs));
+    const oldPending = await seed(ws.workspace.id, sub.id, 'pending', 40 * DAY, nowMs);
+    const oldFailed = await seed(ws.workspace.id, sub.id, 'failed', 40 * DAY, nowMs);
+    const young = await seed(ws.workspace.id, sub.id, 'delivered', 2 * DAY, nowMs);
+    await message(ws.workspace.id, 'sent', 40 * DAY, nowMs);
+    await message(ws.workspace.id, 'failed', 40 * DAY, nowMs);
+    const oldQueued = await message(ws.workspace.id, 'queued', 40 * DAY, nowMs);
+    const youngSent = await message(ws.workspace.id, 'sent', 2 * DAY, nowMs);
+
+    // Batches of 3: several statements, each a bounded DELETE.
+    t.queries.length = 0;
+    const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
+    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7 });
+    const deletes = t.queries.filter((q) => /^\s*delete/i.test(q));
+    assert.ok(deletes.length >= 3 + 1 + 3, deletes.join('\n'));
+    assert.ok(deletes.every((q) => /limit/i.test(q)), 'every delete is bounded');
+
+    const ids = async (table: 'webhook_deliveries' | 'outbox' | 'messages') =>
+      (await t.db.selectFrom(table).select('id').where('workspace_id', '=', ws.workspace.id).orderBy('id').execute()).map((r) => r.id);
+    assert.deepEqual(await ids('webhook_deliveries'), [oldPending.delivery, oldFailed.delivery, young.delivery]);
+    assert.deepEqual(await ids('outbox'), [oldPending.outbox, oldFailed.outbox, young.outbox]);
+    assert.deepEqual(await ids('messages'), [oldQueued, youngSent]);
+    // The attempts of pruned deliveries went with them.
+    const attempts = await t.db.selectFrom('webhook_attempts').select('delivery_id').where('workspace_id', '=', ws.workspace.id).orderBy('delivery_id').execute();
+    assert.deepEqual(
+      attempts.map((a) => a.delivery_id),
+      [oldPending.delivery, oldFailed.delivery, young.delivery],
+    );
+    for (const d of oldDelivered) assert.ok(!(await ids('webhook_deliveries')).includes(d.delivery));
+
+    // Through the worker, with RETENTION=1d: the 2-day-old rows go too, pending still stays.
+    const config = loadConfig({ RETENTION: '1d' });
+    const worker = new Worker({ db: t.db, dialect: t.database.dialect, config, retentionMs: config.retention });
+    await worker.prune(nowMs);
+    assert.deepEqual(await ids('webhook_deliveries'), [oldPending.delivery, oldFailed.delivery]);
+    assert.deepEqual(await ids('messages'), [oldQueued]);
+  });
+
+  test('RETENTION is a duration; the default is 30 days', () => {
+    assert.equal(loadConfig({}).retention, 30 * DAY);
+    assert.equal(loadConfig({ RETENTION: '12h' }).retention, 12 * 3_600_000);
+    assert.throws(() => loadConfig({ RETENTION: 'forever' }), /RETENTION: "forever" is not a duration/);
+  });
+});
