@@ -10,6 +10,7 @@ import type { AppContext, RouteEntry } from './http/context.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
+import { idempotency } from './http/idempotency.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -64,9 +65,10 @@ export async function buildApp({ config, database, redis = null, logger = true }
   // A bodiless POST sent with a JSON content type (create-quote takes no body) is no body, not bad JSON.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string; // E11 hashes it only for a request with an Idempotency-Key
+    return body === '' ? done(null, undefined) : parseJson(request, body as string, done);
+  });
   registerValidators(app);
   registerErrorHandler(app);
   app.addHook('onRequest', (request, reply, done) => {
@@ -105,6 +107,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
 
   await app.register(async (api) => {
     await authenticated(api, { authenticator, redis, limit: config.apiRateLimit });
+    idempotency(api, { db: database.db, ttlMs: config.idempotencyTtl }); // E11, on every write below
     await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
     await api.register(
       async (v1) => {

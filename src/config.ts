@@ -19,6 +19,7 @@ export interface Config {
   redisUrl: string | null;
   worker: 'embedded' | 'off';
   logLevel: string;
+  idempotencyTtl: number; // ms a stored idempotent response is replayed (E11)
 }
 
 export interface RateLimit {
@@ -78,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     worker,
     logLevel: env.LOG_LEVEL ?? 'info',
+    idempotencyTtl: parseDuration(env.IDEMPOTENCY_TTL ?? '24h', 'IDEMPOTENCY_TTL'),
   };
 }

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005-files-comments.ts';
 import * as m0006 from './migrations/0006-custom-fields.ts';
 import * as m0007 from './migrations/0007-notifications.ts';
 import * as m0008 from './migrations/0008-key-changes.ts';
+import * as m0012 from './migrations/0012-idempotency.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-custom-fields': m0006,
   '0007-notifications': m0007,
   '0008-key-changes': m0008,
+  '0012-idempotency': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

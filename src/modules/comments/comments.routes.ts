@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
@@ -56,7 +57,7 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete(
     '/comments/:id',
     {
-      config,
+      config: { ...config, envelope: deletedEnvelope },
       schema: {
         tags,
         summary: 'Delete a comment (soft: status trash)',
@@ -67,7 +68,7 @@ export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       await service.remove(request.auth, (request as IdReq).params.id);
-      return { success: true, data: { deleted: true } };
+      return deletedEnvelope();
     },
   );
 }

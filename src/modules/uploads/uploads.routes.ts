@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
 import { AppError, ValidationError } from '../../kernel/errors.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { filesFor } from './files.ts';
@@ -159,7 +160,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete(
     '/uploads/:id',
     {
-      config,
+      config: { ...config, envelope: deletedEnvelope },
       schema: {
         tags,
         summary: 'Delete an upload link',
@@ -170,7 +171,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       await service.remove(request.auth, (request as IdReq).params.id);
-      return { success: true, data: { deleted: true } };
+      return deletedEnvelope();
     },
   );
 }

@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { transact } from '../../http/transact.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { now, toJson } from '../../db/json.ts';
 import { type AuthContext, requireScope } from '../../http/auth.ts';
@@ -67,13 +68,13 @@ export function uploadsService(ctx: AppContext) {
   }
 
   /** Links the staged bytes to the parent, reusing a stored file with the same content. */
-  async function store(auth: AuthContext, fields: UploadFields, file: IncomingFile, fileName: string, checked: CheckedFile): Promise<number> {
+  async function store(auth: AuthContext, fields: UploadFields, file: IncomingFile, fileName: string, checked: CheckedFile): Promise<UploadLink> {
     const workspaceId = auth.workspaceId;
     const bucket = fields.is_public ? PUBLIC_BUCKET : PRIVATE_BUCKET; // SPEC Uploads 1
     for (let attempt = 1; ; attempt++) {
       const placed: { key: string | null } = { key: null };
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transact(db, auth, async (trx) => {
           const at = now();
           let fileId = (await findFileByContent(trx, workspaceId, bucket, file.staged.sha256))?.id;
           if (fileId === undefined) {
@@ -115,7 +116,7 @@ export function uploadsService(ctx: AppContext) {
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          return link.id;
+          return view((await findLink(trx, workspaceId, link.id))!); // the answer, stored with the link (E11)
         });
       } catch (err) {
         if (placed.key) await storage.remove(bucket, placed.key);
@@ -144,8 +145,7 @@ export function uploadsService(ctx: AppContext) {
       const fileName = checkFileName(file.fileName);
       await requireParent(db, auth.workspaceId, type, fields.module_id); // D32
       const checked = await checkFile(file.staged.file, file.staged.size, fileName, file.declaredType);
-      const id = await store(auth, fields, file, fileName, checked);
-      return view((await findLink(db, auth.workspaceId, id))!);
+      return store(auth, fields, file, fileName, checked);
     },
 
     async list(auth: AuthContext, query: UploadQuery): Promise<PageResult<UploadLink>> {
@@ -169,14 +169,16 @@ export function uploadsService(ctx: AppContext) {
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
       if (body.category !== undefined) changes.category = body.category;
-      const r = await db.updateTable('upload_links').set(changes).where('workspace_id', '=', auth.workspaceId).where('id', '=', id).executeTakeFirst();
-      if (!Number(r.numUpdatedRows)) throw notFound('Upload'); // deleted meanwhile
-      return view((await findLink(db, auth.workspaceId, id))!);
+      return transact(db, auth, async (trx) => {
+        const r = await trx.updateTable('upload_links').set(changes).where('workspace_id', '=', auth.workspaceId).where('id', '=', id).executeTakeFirst();
+        if (!Number(r.numUpdatedRows)) throw notFound('Upload'); // deleted meanwhile
+        return view((await findLink(trx, auth.workspaceId, id))!);
+      });
     },
 
     async remove(auth: AuthContext, id: number): Promise<void> {
       const link = await linkOrThrow(auth, id, 'write');
-      await db.transaction().execute(async (trx) => {
+      await transact(db, auth, async (trx) => {
         await lockFiles(trx, auth.workspaceId, [link.file_id]);
         const r = await trx.deleteFrom('upload_links').where('workspace_id', '=', auth.workspaceId).where('id', '=', id).executeTakeFirst();
         if (!Number(r.numDeletedRows)) throw notFound('Upload'); // a concurrent delete won

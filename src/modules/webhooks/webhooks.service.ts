@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { transact } from '../../http/transact.ts';
 import { fromBool, now } from '../../db/json.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { invalidKey } from '../../http/auth.ts';
@@ -35,19 +36,21 @@ export function webhooksService({ db, config }: AppContext) {
         .executeTakeFirstOrThrow();
       if (Number(count) >= MAX_SUBSCRIPTIONS) throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
       const secret = randomBytes(32).toString('hex'); // D15: one per subscription
-      const row = await db
-        .insertInto('webhook_subscriptions')
-        .values({
-          workspace_id: auth.workspaceId,
-          trigger_event: body.trigger_event,
-          webhook_url: body.webhook_url,
-          secret,
-          is_active: 1,
-          created_at: now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { ...view(row), secret };
+      return transact(db, auth, async (trx) => {
+        const row = await trx
+          .insertInto('webhook_subscriptions')
+          .values({
+            workspace_id: auth.workspaceId,
+            trigger_event: body.trigger_event,
+            webhook_url: body.webhook_url,
+            secret,
+            is_active: 1,
+            created_at: now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { ...view(row), secret };
+      });
     },
 
     async list(auth: AuthContext, query: ListQuery): Promise<ListedSubscription[]> {
@@ -69,14 +72,16 @@ export function webhooksService({ db, config }: AppContext) {
     /** D17, D32: another workspace's or an unknown subscription is 404 `Subscription not found`. */
     async unsubscribe(auth: AuthContext, id: number): Promise<void> {
       // Kept (marked deleted) for the delivery log; its pending deliveries are not sent (worker.ts).
-      const result = await db
-        .updateTable('webhook_subscriptions')
-        .set({ deleted_at: now(), is_active: 0 })
-        .where('workspace_id', '=', auth.workspaceId)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!result.numUpdatedRows) throw notFound('Subscription');
+      await transact(db, auth, async (trx) => {
+        const result = await trx
+          .updateTable('webhook_subscriptions')
+          .set({ deleted_at: now(), is_active: 0 })
+          .where('workspace_id', '=', auth.workspaceId)
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!result.numUpdatedRows) throw notFound('Subscription');
+      });
     },
   };
 }
