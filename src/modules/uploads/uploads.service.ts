@@ -71,6 +71,7 @@ export function uploadsService(ctx: AppContext) {
   async function store(auth: AuthContext, fields: UploadFields, file: IncomingFile, fileName: string, checked: CheckedFile): Promise<UploadLink> {
     const workspaceId = auth.workspaceId;
     const bucket = fields.is_public ? PUBLIC_BUCKET : PRIVATE_BUCKET; // SPEC Uploads 1
+    await storage.ready(); // the answer's URL is signed in the transaction that stores it (E11)
     for (let attempt = 1; ; attempt++) {
       const placed: { key: string | null } = { key: null };
       try {
@@ -165,6 +166,7 @@ export function uploadsService(ctx: AppContext) {
         throw invalid([{ path: [], message: 'at least one of name, description, category is required' }]);
       }
       await linkOrThrow(auth, id, 'write');
+      await storage.ready(); // the answer's URL is signed in the transaction that stores it (E11)
       const changes: { name?: string; description?: string | null; category?: string; updated_at: string } = { updated_at: now() };
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
