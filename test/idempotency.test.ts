@@ -4,7 +4,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { loadConfig } from '../src/config.ts';
+import { findRecord, type IdempotencyRecord } from '../src/db/idempotency.ts';
+import type { DB } from '../src/db/schema.ts';
+import type { AuthContext } from '../src/http/auth.ts';
+import { registerErrorHandler } from '../src/http/error-handler.ts';
+import { dataEnvelope, idempotency } from '../src/http/idempotency.ts';
+import { transact } from '../src/http/transact.ts';
+import { AppError } from '../src/kernel/errors.ts';
+import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { multipartBody, png } from '../src/modules/uploads/upload-fixtures.ts';
 import { buildTestApp, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
 
@@ -47,7 +57,7 @@ describe('E11 idempotency keys', () => {
         ...headers,
       },
     });
-    return { status: res.statusCode, raw: res.body, body: res.body ? res.json() : undefined, replayed: res.headers['idempotent-replayed'] };
+    return { status: res.statusCode, raw: res.body, body: res.body ? res.json() : undefined, replayed: res.headers['idempotent-replayed'], headers: res.headers };
   }
   const post = (url: string, payload: Payload, key?: string, token?: string) => send('POST', url, payload, key === undefined ? {} : { 'idempotency-key': key }, token);
   const created = async (url: string, payload: Payload) => {
@@ -237,6 +247,172 @@ describe('E11 idempotency keys', () => {
     assert.doesNotMatch(q[done], /"state" = \?$/);
     // Nothing is written after the transaction: onSend had nothing left to store.
     assert.equal(q.slice(done + 1).filter((s) => s.includes('idempotency_keys')).length, 0, t.queries.join('\n'));
+  });
+
+  describe('the mechanism, with routes made to fail (a plain Fastify app over the same database)', () => {
+    let app: FastifyInstance;
+    let runs = 0;
+    const seen: { inside?: IdempotencyRecord } = {};
+    const effect = (trx: Kysely<DB>) => createContact(trx, ws.workspace.id, ws.owner.user_id, { first_name: 'Fx', last_name: 'Test' });
+
+    before(async () => {
+      app = Fastify();
+      registerErrorHandler(app);
+      const auth: AuthContext = { keyId: ws.keyId, keyHash: 'test', workspaceId: ws.workspace.id, userId: ws.owner.user_id, scopes: [], type: 'general', legacy: false };
+      app.addHook('onRequest', async (request) => {
+        request.auth = auth;
+      });
+      idempotency(app, { db: t.db, ttlMs: 60_000 });
+      app.post('/boom', async () => {
+        runs++;
+        throw new Error('a bug');
+      });
+      app.post('/limited', async () => {
+        runs++;
+        throw new AppError(429, 'Rate limit exceeded. Try again later.');
+      });
+      // The process "dies" after the effect: the transaction fails after it, so nothing commits.
+      app.post('/crash', async (req) => transact(t.db, req.auth, async (trx) => ({ contact: await effect(trx), crash: (() => { throw new Error('killed'); })() })));
+      app.post('/refused', async (req) =>
+        transact(t.db, req.auth, async (trx) => {
+          await effect(trx);
+          throw new AppError(409, 'Refused after the insert');
+        }),
+      );
+      // Another request took the key over (our lease lapsed) while this one ran.
+      app.post('/lost-lease', async (req) => {
+        const key = String(req.headers['idempotency-key']);
+        await t.db.updateTable('idempotency_keys').set({ locked_by: 'the other request' }).where('idem_key', '=', key).execute();
+        return transact(t.db, req.auth, effect);
+      });
+      app.post('/peek', async (req, reply) => {
+        const write = req.auth.idempotency!;
+        const key = String(req.headers['idempotency-key']);
+        const spy = {
+          store: async (trx: Kysely<DB>, result: unknown) => {
+            await write.store(trx, result);
+            seen.inside = await findRecord(trx, { workspaceId: ws.workspace.id, keyId: ws.keyId, key });
+          },
+        };
+        return reply.code(201).send(dataEnvelope(await transact(t.db, { idempotency: spy }, effect)));
+      });
+      await app.ready();
+    });
+    after(() => app.close());
+
+    const call = async (url: string, key: string) => {
+      const res = await app.inject({ method: 'POST', url, headers: { 'idempotency-key': key } });
+      return { status: res.statusCode, raw: res.body, replayed: res.headers['idempotent-replayed'] };
+    };
+
+    test('a 5xx or a 429 is not stored: the record goes, and a retry runs', async () => {
+      for (const [url, status] of [['/boom', 500], ['/limited', 429]] as const) {
+        const key = newKey();
+        runs = 0;
+        assert.equal((await call(url, key)).status, status);
+        assert.equal(await record(key), undefined);
+        const retry = await call(url, key);
+        assert.deepEqual([retry.status, retry.replayed, runs], [status, undefined, 2]);
+      }
+    });
+
+    test('killed after the effect, before the commit: neither the effect nor a record remains', async () => {
+      const key = newKey();
+      const before = await count('contacts');
+      assert.equal((await call('/crash', key)).status, 500);
+      assert.equal(await count('contacts'), before);
+      assert.equal(await record(key), undefined);
+    });
+
+    test('an error after the effect in its transaction: no effect; the error is what is stored', async () => {
+      const key = newKey();
+      const before = await count('contacts');
+      const first = await call('/refused', key);
+      assert.equal(first.status, 409);
+      assert.equal(await count('contacts'), before);
+      const row = (await record(key))!;
+      assert.deepEqual([row.state, row.status, row.response], ['done', 409, first.raw]);
+    });
+
+    test('a request whose key was taken over meanwhile commits nothing (409)', async () => {
+      const key = newKey();
+      const before = await count('contacts');
+      const res = await call('/lost-lease', key);
+      assert.equal(res.status, 409);
+      assert.match(res.raw, /in progress/);
+      assert.equal(await count('contacts'), before);
+      assert.equal((await record(key))?.locked_by, 'the other request'); // the other request's claim stays
+    });
+
+    test('transact writes the done record in the effect transaction, with the bytes sent', async () => {
+      const key = newKey();
+      const res = await call('/peek', key);
+      assert.equal(res.status, 201);
+      assert.equal(seen.inside?.state, 'done');
+      assert.equal(seen.inside?.response, res.raw);
+      assert.deepEqual(await record(key), seen.inside);
+    });
+  });
+
+  describe('the embedded form: the body field idempotency_key', () => {
+    let formKey: string;
+    const form = (key?: unknown, description = 'The sink is blocked.') => ({
+      apiKey: formKey,
+      formData: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.test', phone: '+1 555 123 4567', description },
+      ...(key === undefined ? {} : { idempotency_key: key }),
+    });
+    const requests = async () =>
+      Number((await t.db.selectFrom('requests').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
+    before(async () => {
+      formKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
+    });
+    const submit = (body: Record<string, unknown>) => send('POST', '/api/forms/embed-request', body, { origin: 'https://customer.example' }, '');
+
+    test('a resubmitted form is answered once, with the first answer and CORS headers', async () => {
+      const before = await requests();
+      const key = newKey();
+      const first = await submit(form(key));
+      assert.equal(first.status, 201, first.raw);
+      const again = await submit(form(key));
+      assert.deepEqual([again.status, again.replayed, again.raw], [201, 'true', first.raw]);
+      assert.equal(again.headers['access-control-allow-origin'], '*');
+      assert.equal(await requests(), before + 1);
+      const both = await Promise.all([submit(form(newKey())), submit(form(newKey()))]);
+      assert.deepEqual(both.map((r) => r.status), [201, 201]);
+      assert.equal(await requests(), before + 3);
+    });
+
+    test('the same key, another form: 422; a bad key: 400 Invalid Idempotency-Key; nothing written', async () => {
+      const key = newKey();
+      await submit(form(key));
+      const before = await requests();
+      const reused = await submit(form(key, 'Another problem entirely.'));
+      assert.deepEqual([reused.status, reused.body], [422, { success: false, error: 'Idempotency-Key reused with different parameters' }]);
+      for (const bad of ['', 'k'.repeat(256), 'a\nb', 'clé']) {
+        const res = await submit(form(bad));
+        assert.deepEqual([res.status, res.body], [400, { success: false, error: 'Invalid Idempotency-Key' }], JSON.stringify(bad));
+      }
+      // Not a string at all: D4's schema error, naming the field.
+      const typed = await submit(form(42));
+      assert.deepEqual([typed.status, typed.body.error, typed.body.details[0].path], [400, 'Invalid request data', ['idempotency_key']]);
+      assert.equal(await requests(), before);
+    });
+
+    test('keys are per API key: another form key runs the same key again', async () => {
+      const key = newKey();
+      const before = await requests();
+      await submit(form(key));
+      formKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
+      const other = await submit(form(key));
+      assert.deepEqual([other.status, other.replayed], [201, undefined]);
+      assert.equal(await requests(), before + 2);
+    });
+
+    test('embed-form.js sends one random key per submission, kept for a resubmit of the same form', async () => {
+      const script = (await t.app.inject({ url: '/embed/form.js' })).body;
+      assert.match(script, /crypto\.randomUUID\(\)/);
+      assert.match(script, /body\.idempotency_key = submission\.key/);
+    });
   });
 
   describe('every write route: first answer, then the same status and bytes replayed, one effect', async () => {

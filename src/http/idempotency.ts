@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type Claim, completeRecord, findRecord, type IdempotencyRecord, insertClaim, type RecordId, releaseClaim, takeOver } from '../db/idempotency.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, conflict } from '../kernel/errors.ts';
-import type { IdempotentWrite } from './auth.ts';
+import type { AuthContext, IdempotentWrite } from './auth.ts';
 
 /** E11: 1 to 255 printable ASCII characters. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -36,30 +36,46 @@ export const dataEnvelope = (data: unknown): Record<string, unknown> => ({ succe
  * records the response in its own transaction (`transact`), and any answer not
  * recorded there is recorded (below 500, not 429) or forgotten (500s, 429) on send.
  */
-export function idempotency(app: FastifyInstance, { db, ttlMs }: IdempotencyOptions): void {
+export function idempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   app.addHook('preValidation', async (request, reply) => {
     if (!WRITES.has(request.method)) return;
     const header = request.headers['idempotency-key'];
     if (header === undefined || !request.auth) return;
-    if (typeof header !== 'string' || !KEY.test(header)) throw new AppError(400, 'Invalid Idempotency-Key');
-    const write = new IdempotentRequest(db, request, reply, { workspaceId: request.auth.workspaceId, keyId: request.auth.keyId, key: header });
-    const replay = await write.claim(ttlMs);
-    if (replay) {
-      return reply
-        .code(replay.status ?? 200)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(replay.response);
-    }
-    // A copy: the authenticator caches and shares the key's context between requests.
-    request.auth = { ...request.auth, idempotency: write };
+    if (await claimIdempotencyKey(options, request, reply, request.auth, header)) return reply;
   });
+  app.addHook('onSend', idempotencyOnSend);
+}
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const write = request.auth?.idempotency;
-    if (write instanceof IdempotentRequest) await write.finish(reply.statusCode, payload);
-    return payload;
-  });
+/**
+ * Claims `key` for the request of `auth` (the embedded form, whose key is in its
+ * body, calls it once it knows the API key). True when the request was answered:
+ * a replay. Otherwise `request.auth` is `auth` with the key, for `transact`.
+ * Throws 400 for a malformed key, 422 for a reuse, 409 while the key is in progress.
+ */
+export async function claimIdempotencyKey(
+  { db, ttlMs }: IdempotencyOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: AuthContext,
+  key: unknown,
+): Promise<boolean> {
+  if (typeof key !== 'string' || !KEY.test(key)) throw new AppError(400, 'Invalid Idempotency-Key');
+  const write = new IdempotentRequest(db, request, reply, { workspaceId: auth.workspaceId, keyId: auth.keyId, key });
+  const replay = await write.claim(ttlMs);
+  if (replay) {
+    await reply.code(replay.status ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.response);
+    return true;
+  }
+  // A copy: the authenticator caches and shares the key's context between requests.
+  request.auth = { ...auth, idempotency: write };
+  return false;
+}
+
+/** The onSend hook of every route that claims keys: records or forgets what `transact` did not. */
+export async function idempotencyOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const write = request.auth?.idempotency;
+  if (write instanceof IdempotentRequest) await write.finish(reply.statusCode, payload);
+  return payload;
 }
 
 class IdempotentRequest implements IdempotentWrite {
