@@ -16,7 +16,7 @@ import { transact } from '../src/http/transact.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { multipartBody, png } from '../src/modules/uploads/upload-fixtures.ts';
-import { buildTestApp, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
+import { buildTestApp, keyFor, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
 // E11 idempotency keys over the real app: every write route, on both databases.
 
@@ -413,6 +413,31 @@ describe('E11 idempotency keys', () => {
       assert.match(script, /crypto\.randomUUID\(\)/);
       assert.match(script, /body\.idempotency_key = submission\.key/);
     });
+  });
+
+  test('two server processes on one database: the same key sent to both at once runs once', { timeout: 60_000 }, async () => {
+    const servers = await Promise.all([startServer(t.url), startServer(t.url)]);
+    try {
+      const post = (base: string, key: string) =>
+        fetch(`${base}/api/v1/contacts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(contact),
+        }).then(async (res) => ({ status: res.status, replayed: res.headers.get('idempotent-replayed'), raw: await res.text() }));
+      for (let round = 0; round < 10; round++) {
+        const key = newKey();
+        const before = await count('contacts');
+        const answers = await Promise.all(servers.map(({ base }) => post(base, key)));
+        assert.equal(await count('contacts'), before + 1, JSON.stringify(answers));
+        const ran = answers.filter((a) => a.status === 201 && a.replayed === null);
+        assert.equal(ran.length, 1, JSON.stringify(answers));
+        for (const a of answers) assert.ok(a.status === 409 || a.raw === ran[0].raw, JSON.stringify(a));
+        // Afterwards both replay it.
+        for (const { base } of servers) assert.equal((await post(base, key)).replayed, 'true');
+      }
+    } finally {
+      for (const { child } of servers) child.kill('SIGTERM');
+    }
   });
 
   describe('every write route: first answer, then the same status and bytes replayed, one effect', async () => {
