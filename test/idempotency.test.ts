@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../src/config.ts';
-import { findRecord, type IdempotencyRecord } from '../src/db/idempotency.ts';
+import { findRecord, type IdempotencyRecord, pruneIdempotencyKeys } from '../src/db/idempotency.ts';
 import type { DB } from '../src/db/schema.ts';
 import type { AuthContext } from '../src/http/auth.ts';
 import { registerErrorHandler } from '../src/http/error-handler.ts';
@@ -438,6 +438,26 @@ describe('E11 idempotency keys', () => {
     } finally {
       for (const { child } of servers) child.kill('SIGTERM');
     }
+  });
+
+  test('the OpenAPI document names the header on every write, not on reads', async () => {
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const header = (op: { parameters?: { in: string; name: string }[] }) => op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key');
+    assert.ok(header(doc.paths['/api/v1/contacts'].post));
+    assert.ok(header(doc.paths['/api/v1/contacts/{id}'].delete));
+    assert.ok(header(doc.paths['/api/webhooks/subscribe'].post));
+    assert.ok(!header(doc.paths['/api/v1/contacts'].get));
+  });
+
+  test('pruneIdempotencyKeys removes the records expired before a date, and only those', async () => {
+    const key = newKey();
+    await post('/api/v1/contacts', contact, key);
+    const live = newKey();
+    await post('/api/v1/contacts', contact, live);
+    await t.db.updateTable('idempotency_keys').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('idem_key', '=', key).execute();
+    assert.ok((await pruneIdempotencyKeys(t.db, new Date().toISOString())) >= 1);
+    assert.equal(await record(key), undefined);
+    assert.equal((await record(live))?.state, 'done');
   });
 
   describe('every write route: first answer, then the same status and bytes replayed, one effect', async () => {

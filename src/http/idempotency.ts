@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import { type Claim, completeRecord, findRecord, type IdempotencyRecord, insertClaim, type RecordId, releaseClaim, takeOver } from '../db/idempotency.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, conflict } from '../kernel/errors.ts';
@@ -37,14 +38,31 @@ export const dataEnvelope = (data: unknown): Record<string, unknown> => ({ succe
  * recorded there is recorded (below 500, not 429) or forgotten (500s, 429) on send.
  */
 export function idempotency(app: FastifyInstance, options: IdempotencyOptions): void {
-  app.addHook('preValidation', async (request, reply) => {
-    if (!WRITES.has(request.method)) return;
+  // The header in every write's OpenAPI description (a malformed one never reaches this
+  // schema: the hook below answers 400 `Invalid Idempotency-Key` first).
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().some((m) => WRITES.has(m)) && !route.schema?.headers) route.schema = { ...route.schema, headers: IdempotencyKeyHeader };
+  });
+  // Callback hooks: a request without a key (almost all) costs no promise here.
+  app.addHook('preValidation', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !request.auth) return;
-    if (await claimIdempotencyKey(options, request, reply, request.auth, header)) return reply;
+    if (header === undefined || !request.auth || !WRITES.has(request.method)) return done();
+    claimIdempotencyKey(options, request, reply, request.auth, header).then((answered) => {
+      if (!answered) done();
+    }, done);
   });
   app.addHook('onSend', idempotencyOnSend);
 }
+
+const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`).',
+    }),
+  ),
+});
 
 /**
  * Claims `key` for the request of `auth` (the embedded form, whose key is in its
@@ -63,7 +81,7 @@ export async function claimIdempotencyKey(
   const write = new IdempotentRequest(db, request, reply, { workspaceId: auth.workspaceId, keyId: auth.keyId, key });
   const replay = await write.claim(ttlMs);
   if (replay) {
-    await reply.code(replay.status ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.response);
+    reply.code(replay.status ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.response);
     return true;
   }
   // A copy: the authenticator caches and shares the key's context between requests.
@@ -72,10 +90,10 @@ export async function claimIdempotencyKey(
 }
 
 /** The onSend hook of every route that claims keys: records or forgets what `transact` did not. */
-export async function idempotencyOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function idempotencyOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
   const write = request.auth?.idempotency;
-  if (write instanceof IdempotentRequest) await write.finish(reply.statusCode, payload);
-  return payload;
+  if (!(write instanceof IdempotentRequest)) return done(null, payload);
+  write.finish(reply.statusCode, payload).then(() => done(null, payload));
 }
 
 class IdempotentRequest implements IdempotentWrite {
