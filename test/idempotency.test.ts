@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../src/config.ts';
-import { findRecord, type IdempotencyRecord, pruneIdempotencyKeys } from '../src/db/idempotency.ts';
+import { completeRecord, findRecord, type IdempotencyRecord, insertClaim, pruneIdempotencyKeys, takeOver } from '../src/db/idempotency.ts';
 import type { DB } from '../src/db/schema.ts';
 import type { AuthContext } from '../src/http/auth.ts';
 import { registerErrorHandler } from '../src/http/error-handler.ts';
@@ -16,7 +16,7 @@ import { transact } from '../src/http/transact.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { multipartBody, png } from '../src/modules/uploads/upload-fixtures.ts';
-import { buildTestApp, keyFor, seedWorkspace, startServer, type TestApp } from './helpers.ts';
+import { backend, buildTestApp, keyFor, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
 // E11 idempotency keys over the real app: every write route, on both databases.
 
@@ -233,6 +233,42 @@ describe('E11 idempotency keys', () => {
     const row = (await record(key))!;
     assert.equal(row.state, 'done');
     assert.notEqual(row.locked_by, 'dead-process');
+  });
+
+  test('a takeover waits for a holder completing the record, then leaves it done (PostgreSQL: two connections)', { skip: backend !== 'postgres' && 'SQLite runs one transaction at a time' }, async () => {
+    const key = newKey();
+    const id = { workspaceId: ws.workspace.id, keyId: ws.keyId, key };
+    const at = Date.now();
+    const claim = (lockedBy: string, leaseMs: number) => ({
+      method: 'POST',
+      path: '/api/v1/contacts',
+      bodyHash: 'h',
+      lockedBy,
+      lockedUntil: new Date(at + leaseMs).toISOString(),
+      createdAt: new Date(at).toISOString(),
+      expiresAt: new Date(at + 3_600_000).toISOString(),
+    });
+    assert.equal(await insertClaim(t.db, id, claim('slow', -1)), true); // its lease has lapsed
+    const seen = (await findRecord(t.db, id))!;
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const gate = new Promise<void>((r) => (release = r));
+    // The slow holder completes the record in its transaction, and has not committed yet...
+    const slow = t.db.transaction().execute(async (trx) => {
+      assert.equal(await completeRecord(trx, id, 'slow', 201, '{}', false), true);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    // ...when another request, seeing the lapsed lease, takes the record over: it waits for that commit.
+    const taking = takeOver(t.db, seen, claim('taker', 60_000));
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await slow;
+    assert.equal(await taking, false);
+    const row = (await findRecord(t.db, id))!;
+    assert.deepEqual([row.state, row.locked_by], ['done', 'slow']);
   });
 
   test('the answer is stored in the effect transaction: the done row precedes its commit', async () => {

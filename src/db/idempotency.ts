@@ -63,7 +63,9 @@ export function findRecord(db: Kysely<DB>, id: RecordId): Promise<IdempotencyRec
 
 /**
  * Replaces a record that is as `seen` (an expired one, or a `running` one whose lease
- * ran out): conditional on its holder, so of two requests taking it over one wins.
+ * ran out): conditional on its holder and state, so of two requests taking it over one
+ * wins, and a slow holder that completed it meanwhile keeps it (PostgreSQL re-checks
+ * the condition once that commit releases the row).
  */
 export async function takeOver(db: Kysely<DB>, seen: IdempotencyRecord, claim: Claim): Promise<boolean> {
   const r = await db
@@ -73,6 +75,7 @@ export async function takeOver(db: Kysely<DB>, seen: IdempotencyRecord, claim: C
     .where('key_id', '=', seen.key_id)
     .where('idem_key', '=', seen.idem_key)
     .where('locked_by', '=', seen.locked_by)
+    .where('state', '=', seen.state)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -131,6 +131,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         reply.header('retry-after', String(retryAfterSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording
       }
+      // req.auth is `auth` with the form's key once one was claimed.
       const data = await transact(db, req.auth ?? auth, async (trx) => {
         // D23: the form's customFields are the request's custom_fields.
         await checkCustomFields(trx, auth.workspaceId, 'request', f.customFields, { create: true, pathPrefix: ['formData', 'customFields'] });
