@@ -12,6 +12,7 @@ import { describeApi } from './http/openapi.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { idempotency } from './http/idempotency.ts';
 import { registerValidators } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -71,9 +72,10 @@ export async function buildApp({ config, database, redis = null, logger = true }
   // wherever they are (also inside `info` or `custom_fields`), so no object's prototype can be set.
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string; // E11 hashes it only for a request with an Idempotency-Key
+    return body === '' ? done(null, undefined) : parseJson(request, body as string, done);
+  });
   registerValidators(app);
   registerErrorHandler(app);
   if (config.metricsPort !== null) registerMetrics(app, ctx); // METRICS_PORT: main.ts serves it
@@ -114,6 +116,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
 
   await app.register(async (api) => {
     await authenticated(api, { authenticator, redis, limit: config.apiRateLimit });
+    idempotency(api, { db: database.db, ttlMs: config.idempotencyTtl }); // E11, on every write below
     await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
     await api.register(
       async (v1) => {

@@ -23,6 +23,7 @@ export interface Config {
   retention: number;
   /** A second listener serving Prometheus `/metrics` (src/http/metrics.ts); null = none. */
   metricsPort: number | null;
+  idempotencyTtl: number; // ms a stored idempotent response is replayed (E11)
 }
 
 export interface RateLimit {
@@ -89,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     retention: parseDuration(env.RETENTION ?? '30d', 'RETENTION'),
     metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : null,
+    idempotencyTtl: parseDuration(env.IDEMPOTENCY_TTL ?? '24h', 'IDEMPOTENCY_TTL'),
   };
 }

@@ -67,6 +67,41 @@ test('a pasted form submits to the API and shows the request number', { skip, ti
     assert.ok(requests[0].property_id);
     const contact = (await client(t.app, ws.token).get(`/api/v1/contacts/${requests[0].contact_id}`)).body.data;
     assert.equal(contact.email, 'jane@example.test');
+
+    // E11: one Idempotency-Key per submission. A double click sends the form once...
+    const fill = async (description: string) => {
+      await tab.fill('[data-field=firstName]', 'Jane');
+      await tab.fill('[data-field=lastName]', 'Doe');
+      await tab.fill('[data-field=email]', 'jane@example.test');
+      await tab.fill('[data-field=phone]', '+1 555 123 4567');
+      await tab.fill('[data-field=description]', description);
+    };
+    const status = (text: string) =>
+      tab.waitForFunction((t) => document.querySelector('[data-fieldwork-status]')?.textContent?.includes(t), text, { timeout: 10_000 });
+    await fill('The tap drips.');
+    await tab.dblclick('button[type=submit]');
+    await status('request number is 2');
+    // ...and a resubmit after a lost answer (the server made the request, the page never
+    // heard back) sends the same key: the server answers the first answer, once.
+    let posts = 0;
+    await tab.route('**/api/forms/embed-request', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      if (++posts === 1) {
+        await route.fetch(); // it reaches the server...
+        return route.abort('connectionreset'); // ...but the answer is lost
+      }
+      return route.continue();
+    });
+    await fill('The boiler knocks.');
+    await tab.click('button[type=submit]');
+    await status('Could not reach the server');
+    await tab.click('button[type=submit]');
+    await status('request number is 3');
+    assert.equal(posts, 2);
+    assert.equal((await client(t.app, ws.token).get('/api/v1/requests')).body.data.length, 3);
+    const keys = await t.db.selectFrom('idempotency_keys').select(['idem_key', 'state']).where('workspace_id', '=', ws.workspace.id).execute();
+    assert.equal(keys.length, 3); // one per submission: the first, the double click, the resubmitted one
+    for (const k of keys) assert.match(k.idem_key, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   } finally {
     await browser.close();
   }

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -173,4 +174,23 @@ export function spawnCli(url: string, args: string[], env: Record<string, string
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** `npm start` as an operator runs it, on the test's database; resolves with its address. */
+export async function startServer(url: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const base = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    lines.on('line', (line) => {
+      const m = /listening on (http:\/\/[\d.:]+)/.exec(line);
+      if (m) resolve(m[1]);
+    });
+  });
+  return { child, base };
 }

@@ -1,30 +1,7 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
-import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
-
-const root = path.resolve(import.meta.dirname, '..');
-
-/** `npm start` as an operator runs it, on the test's database; resolves with its address. */
-async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = readline.createInterface({ input: child.stdout! });
-  const base = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    lines.on('line', (line) => {
-      const m = /listening on (http:\/\/[\d.:]+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
-  return { child, base };
-}
+import { buildTestApp, client, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
 describe('key cache', () => {
   let t: TestApp;

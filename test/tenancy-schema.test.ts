@@ -16,7 +16,7 @@ const GLOBAL_TABLES = new Set(['workspaces', 'service_secrets', 'kysely_migratio
  */
 const EXEMPT_INDEXES: Record<string, string> = {
   // Keyed by table(columns): the names of unique constraints' indexes differ per dialect.
-  // Foreign-key cascades of RETENTION pruning (0009); Citus: (workspace_id, delivery_id) / (workspace_id, outbox_id).
+  // Foreign-key cascades of RETENTION pruning (0010); Citus: (workspace_id, delivery_id) / (workspace_id, outbox_id).
   'webhook_attempts(delivery_id)': 'cascade lookup of pruning',
   'webhook_deliveries(outbox_id)': 'cascade lookup of pruning',
   // Global uniqueness, to be rekeyed under Citus (docs/scaling.md "Keys that change").

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-notifications.ts';
 import * as m0008 from './migrations/0008-key-changes.ts';
 import * as m0009 from './migrations/0009-search.ts';
 import * as m0010 from './migrations/0010-retention.ts';
+import * as m0012 from './migrations/0012-idempotency.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-key-changes': m0008,
   '0009-search': m0009,
   '0010-retention': m0010,
+  '0012-idempotency': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -425,6 +425,7 @@ export interface DB {
   messages: MessagesTable;
   scheduled_runs: ScheduledRunsTable;
   appointment_reminders: AppointmentRemindersTable;
+  idempotency_keys: IdempotencyKeysTable;
   row_counts: RowCountsTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;
@@ -543,4 +544,21 @@ export interface AppointmentRemindersTable {
   event_id: number;
   user_id: string;
   created_at: string;
+}
+
+/** E11: an Idempotency-Key of one API key, and the response it answered (0012). */
+export interface IdempotencyKeysTable {
+  workspace_id: number;
+  key_id: number;
+  idem_key: string;
+  method: string;
+  path: string;
+  body_hash: string;
+  state: string; // running | done
+  status: number | null;
+  response: string | null;
+  locked_by: string;
+  locked_until: string;
+  created_at: string;
+  expires_at: string;
 }

@@ -17,6 +17,14 @@ export interface AuthContext {
   scopes: string[];
   type: string;
   legacy: boolean;
+  /** E11: set (on a copy, per request) when a write carries an Idempotency-Key. */
+  idempotency?: IdempotentWrite;
+}
+
+/** A write's Idempotency-Key (src/http/idempotency.ts), as `transact` sees it. */
+export interface IdempotentWrite {
+  /** Records, inside the effect's transaction, the response the route will send for `result`. */
+  store(trx: Kysely<DB>, result: unknown): Promise<void>;
 }
 
 const TOKEN = /^(wk_[A-Za-z0-9]{8}\.[A-Za-z0-9]{64}|[A-Za-z0-9]{64})$/;

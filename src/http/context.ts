@@ -35,8 +35,14 @@ declare module 'fastify' {
     validation?: ValidationStyle;
     /** D5: path parameter -> the resource named when it is not an id. */
     notFound?: Record<string, string>;
+    /** E11: the status of the route's success, when not 201 for POST and 200 otherwise. */
+    successStatus?: number;
+    /** E11: the route's answer around its effect's result, when not `{success: true, data}`. */
+    envelope?: (result: unknown) => Record<string, unknown>;
   }
   interface FastifyRequest {
     auth: AuthContext;
+    /** The JSON body as received: E11 compares a repeated request's body by its hash. */
+    rawBody?: string;
   }
 }

@@ -5,6 +5,9 @@ import type { ValidationStyle } from './error-handler.ts';
 import type { PageResult } from '../db/list-query.ts';
 import { Deleted, IdParams, Ok, Page } from '../kernel/schemas.ts';
 
+/** Every delete's answer (SPEC); also the route's `config.envelope`, so E11 stores the same bytes. */
+export const deletedEnvelope = () => ({ success: true as const, data: { deleted: true as const } });
+
 /** What a resource's service offers the generic CRUD routes. */
 export interface CrudService<Q, C, U, Item, Detail> {
   list(auth: AuthContext, query: Q): Promise<PageResult<Item>>;
@@ -57,8 +60,8 @@ export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TS
   app.put<{ Params: IdParams }>(`${o.path}/:id`, { config: write, schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
     return { success: true, data: await service.update(req.auth, req.params.id, req.body as Static<TU>) };
   });
-  app.delete<{ Params: IdParams }>(`${o.path}/:id`, { config: write, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
+  app.delete<{ Params: IdParams }>(`${o.path}/:id`, { config: { ...write, envelope: deletedEnvelope }, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
     await service.remove(req.auth, req.params.id);
-    return { success: true, data: { deleted: true } };
+    return deletedEnvelope();
   });
 }

@@ -94,6 +94,11 @@ export class LocalStorage implements Storage {
     }
   }
 
+  /** Loads what `url` needs from the database, so `url` can then run inside a transaction (E11 answers). */
+  async ready(): Promise<void> {
+    await this.signer.key();
+  }
+
   async url(bucket: Bucket, key: string): Promise<string> {
     const base = this.publicUrl();
     if (bucket === PUBLIC_BUCKET) return `${base}/files/public/${key}`; // D20: stable, no signature

@@ -38,6 +38,8 @@ export interface Storage {
   url(bucket: Bucket, key: string): Promise<string>;
   /** Whether `expires` and `signature` (from a private `url`) are valid for `bucket/key` now. */
   verify(bucket: Bucket, key: string, expires: string | undefined, signature: string | undefined): Promise<boolean>;
+  /** Loads what `url` needs, so `url` can then run inside a transaction (E11 answers are stored with the effect). */
+  ready(): Promise<void>;
   /** Drops staging leftovers (a crash mid-upload) older than `olderThanMs`. */
   cleanStaging(olderThanMs: number): Promise<void>;
 }

@@ -15,7 +15,8 @@ export class UrlSigner {
 
   constructor(private db: Kysely<DB>) {}
 
-  private key(): Promise<Buffer> {
+  /** Loads the key (once): a caller about to sign inside a transaction loads it before (SQLite has one connection). */
+  key(): Promise<Buffer> {
     this.secret ??= this.loadOrCreate().catch((err) => {
       this.secret = null; // a database hiccup must not poison every later URL
       throw err;

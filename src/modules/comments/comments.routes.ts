@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
@@ -57,7 +58,7 @@ export async function commentsRoutes(fastify: FastifyInstance, ctx: AppContext) 
   app.delete(
     '/comments/:id',
     {
-      config,
+      config: { ...config, envelope: deletedEnvelope },
       schema: {
         tags,
         summary: 'Delete a comment (soft: status trash)',
@@ -68,7 +69,7 @@ export async function commentsRoutes(fastify: FastifyInstance, ctx: AppContext) 
     },
     async (request) => {
       await service.remove(request.auth, request.params.id);
-      return { success: true as const, data: { deleted: true as const } };
+      return deletedEnvelope();
     },
   );
 }

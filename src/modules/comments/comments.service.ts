@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { checkReferences, userRefs } from '../../db/references.ts';
@@ -35,7 +36,7 @@ export function commentsService({ db }: AppContext) {
       const type = body.module_type as ModuleType;
       const ws = auth.workspaceId;
       requireScope(auth, parentScope(type, 'write'), 'module');
-      const id = await db.transaction().execute(async (trx) => {
+      return transact(db, auth, async (trx) => {
         await requireParent(trx, ws, type, body.module_id); // D32
         const details: Detail[] = [];
         // D11: reply_to must be an active comment on this same parent.
@@ -81,10 +82,9 @@ export function commentsService({ db }: AppContext) {
           },
           repliedTo?.author_id ?? null,
         );
-        return id;
+        const [comment] = await withProfiles(trx, ws, [(await findActiveComment(trx, ws, id))!]);
+        return comment; // the answer, read in the transaction that stores it (E11)
       });
-      const [comment] = await withProfiles(db, ws, [(await findActiveComment(db, ws, id))!]);
-      return comment;
     },
 
     async list(auth: AuthContext, query: CommentQuery): Promise<PageResult<Comment>> {
@@ -103,7 +103,9 @@ export function commentsService({ db }: AppContext) {
     /** Soft: status `trash`; the comment stays stored but is gone from every read (SPEC States). */
     async remove(auth: AuthContext, id: number): Promise<void> {
       await commentOrThrow(auth, id, 'write');
-      if (!(await trashComment(db, auth.workspaceId, id))) throw notFound('Comment'); // trashed meanwhile
+      await transact(db, auth, async (trx) => {
+        if (!(await trashComment(trx, auth.workspaceId, id))) throw notFound('Comment'); // trashed meanwhile
+      });
     },
   };
 }

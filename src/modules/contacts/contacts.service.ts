@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isForeignKeyViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
@@ -46,9 +47,9 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
     list: (auth, query) => listContacts(db, auth.workspaceId, query),
     get: (auth, id) => getContactDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute((trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
+      transact(db, auth, (trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         if (body.owner_id || body.custom_fields !== undefined) {
           const { owner, defs } = await loadContactWrite(trx, auth.workspaceId, body.owner_id, null, body.custom_fields !== undefined);
           if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
@@ -62,7 +63,7 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
       // D12: permanent, and refused while requests, quotes, jobs or invoices point at it
       // (their foreign keys say so; property links go with the contact).
       try {
-        if (!(await deleteWithAttachments(db, auth.workspaceId, 'contact', id, (trx) => deleteContact(trx, auth.workspaceId, id)))) throw notFound('Contact');
+        await deleteWithAttachments(db, auth, 'contact', id, 'Contact', (trx) => deleteContact(trx, auth.workspaceId, id));
       } catch (err) {
         if (isForeignKeyViolation(err)) throw conflict('Contact has related records');
         throw err;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { spanProblems } from '../../domain/weeks.ts';
@@ -41,7 +42,7 @@ export function eventsService({ db }: AppContext): EventsService {
     list: (auth, query) => listEvents(db, auth.workspaceId, query),
     get: (auth, id) => getEventDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const { assignee_ids, ...fields } = body;
         const assignees = normalizeAssignees(assignee_ids) ?? [];
         await validate(trx, auth.workspaceId, body, body);
@@ -57,7 +58,7 @@ export function eventsService({ db }: AppContext): EventsService {
         return getEventDetail(trx, auth.workspaceId, id);
       }),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const existing = await findEventDetail(trx, auth.workspaceId, id);
         if (!existing) throw notFound('Event');
         const { assignee_ids, ...fields } = body;
@@ -69,15 +70,14 @@ export function eventsService({ db }: AppContext): EventsService {
         return getEventDetail(trx, auth.workspaceId, id);
       }),
     setStatus: (auth, id, { status }) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         // SPEC States: every allowed value may follow every other.
         if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
         return getEventDetail(trx, auth.workspaceId, id);
       }),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; the assignees go by cascade.
-      const deleted = await deleteWithAttachments(db, auth.workspaceId, 'event', id, (trx) => deleteEvent(trx, auth.workspaceId, id));
-      if (!deleted) throw notFound('Event');
+      await deleteWithAttachments(db, auth, 'event', id, 'Event', (trx) => deleteEvent(trx, auth.workspaceId, id));
     },
   };
 }

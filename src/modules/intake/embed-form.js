@@ -61,6 +61,17 @@
   ]);
   host.appendChild(form);
 
+  // E11: one Idempotency-Key per submission. A resubmit of the same filled form (a lost
+  // answer, a second click) reuses it, so the server answers it once; an edited form is
+  // another submission with a new key. crypto.randomUUID needs a secure context: an
+  // http:// page gets 128 random bits from getRandomValues instead.
+  var submission = null; // {body, key} of the last submission not known to have succeeded
+  function newKey() {
+    if (window.crypto.randomUUID) return window.crypto.randomUUID();
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
   function value(name) {
     var input = form.elements[name];
     return input ? input.value.trim() : '';
@@ -97,6 +108,9 @@
     if (Object.keys(property).length) formData.property = property;
     var body = { apiKey: apiKey, formData: formData };
     if (workspaceId) body.workspaceId = Number(workspaceId);
+    var filled = JSON.stringify(body);
+    if (!submission || submission.body !== filled) submission = { body: filled, key: newKey() };
+    body.idempotency_key = submission.key;
     button.disabled = true;
     show('pending', 'Sending...');
     fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
@@ -108,6 +122,7 @@
       )
       .then((r) => {
         if (r.ok && r.json.success) {
+          submission = null; // the next one is a new submission
           form.reset();
           show('success', `Thank you! Your request number is ${r.json.data.requestNumber}.`);
         } else {

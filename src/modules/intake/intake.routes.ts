@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
+import { claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.ts';
+import { transact } from '../../http/transact.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
 import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
@@ -102,6 +104,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         const website = (req.body as { formData?: { website?: unknown } } | undefined)?.formData?.website;
         if (website !== undefined && website !== null && website !== '') throw new AppError(400, 'Submission rejected');
       },
+      onSend: idempotencyOnSend, // E11: the key is claimed in the handler, once the API key is known
       schema: {
         operationId: 'submitEmbeddedForm',
         tags: ['Embedded form'],
@@ -112,7 +115,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       },
     },
     async (req, reply) => {
-      const { apiKey, workspaceId, formData: f } = req.body;
+      const { apiKey, workspaceId, formData: f, idempotency_key } = req.body;
       const auth = await ctx.authenticator.fromToken(apiKey); // D2: 401 Invalid API key
       requireScope(auth, 'forms:write');
       if (auth.legacy) {
@@ -122,13 +125,16 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       }
       const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', auth.workspaceId).executeTakeFirst();
       if (!ws) throw notFound('Workspace');
+      // E11: a repeat (a resubmitted form) is answered before it counts against the form's limit.
+      if (idempotency_key !== undefined && (await claimIdempotencyKey({ db, ttlMs: config.idempotencyTtl }, req, reply, auth, idempotency_key))) return reply;
       const { allowed, retryAfterSeconds } = await limiter.hit(ws.hash);
       if (!allowed) {
         reply.header('retry-after', String(retryAfterSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording
       }
-      const result = await db.transaction().execute((trx) =>
-        intake(trx, auth.workspaceId, auth.userId, {
+      // req.auth is `auth` with the form's key once one was claimed.
+      const data = await transact(db, req.auth ?? auth, async (trx) => {
+        const result = await intake(trx, auth.workspaceId, auth.userId, {
           first_name: f.firstName,
           last_name: f.lastName,
           email: f.email,
@@ -139,17 +145,15 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
           // D23: the form's customFields are the request's custom_fields, checked by createRequest.
           custom_fields: f.customFields,
           customFieldsPath: ['formData', 'customFields'],
-        }),
-      );
-      return reply.code(201).send({
-        success: true as const,
-        data: {
+        });
+        return {
           requestId: result.request.id,
           requestNumber: String(result.request.number), // D13
           contactId: result.contactId,
           propertyId: result.propertyId,
-        },
+        };
       });
+      return reply.code(201).send({ success: true as const, data });
     },
   );
 

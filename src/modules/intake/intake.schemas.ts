@@ -61,6 +61,8 @@ export const EmbedRequestBody = Type.Object({
   apiKey: Type.String({ minLength: 1, maxLength: 200 }),
   workspaceId: Type.Optional(Id),
   formData: FormData,
+  // E11: the form's Idempotency-Key (one per submission); checked by the route for its 400 wording.
+  idempotency_key: Type.Optional(Type.String({ description: '1 to 255 printable ASCII characters; a repeat answers the first answer' })),
 });
 export type EmbedRequestBody = Static<typeof EmbedRequestBody>;
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
@@ -19,6 +20,6 @@ export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
     scope: 'invoices',
     body: InvoiceStatusBody,
     response: InvoiceDetail,
-    handler: (auth, id, body) => ctx.db.transaction().execute((trx) => setInvoiceStatus(trx, auth.workspaceId, id, body.status)),
+    handler: (auth, id, body) => transact(ctx.db, auth, (trx) => setInvoiceStatus(trx, auth.workspaceId, id, body.status)),
   });
 }

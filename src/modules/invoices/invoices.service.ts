@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import {omitPricing, pricingOf } from '../../domain/line-items.ts';
@@ -94,18 +95,18 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
     list: (auth, query) => listInvoices(db, auth.workspaceId, query),
     get: (auth, id) => getInvoiceDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: true }); // D23
         return createInvoice(trx, auth.workspaceId, auth.userId, body);
       }),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: false }); // D23
         return updateInvoice(trx, auth.workspaceId, id, body);
       }),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its child invoices lose their parent_id.
-      if (!(await deleteWithAttachments(db, auth.workspaceId, 'invoice', id, (trx) => invoices.remove(trx, auth.workspaceId, id)))) throw notFound('Invoice');
+      await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', (trx) => invoices.remove(trx, auth.workspaceId, id));
     },
   };
 }

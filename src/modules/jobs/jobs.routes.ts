@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
@@ -19,6 +20,6 @@ export async function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
     scope: 'jobs',
     body: JobStatusBody,
     response: JobDetail,
-    handler: (auth, id, body) => ctx.db.transaction().execute((trx) => updateJob(trx, auth.workspaceId, id, { status: body.status })),
+    handler: (auth, id, body) => transact(ctx.db, auth, (trx) => updateJob(trx, auth.workspaceId, id, { status: body.status })),
   });
 }

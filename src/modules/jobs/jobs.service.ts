@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
@@ -164,12 +165,12 @@ export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate
     list: (auth, query) => listJobs(db, auth.workspaceId, query),
     get: (auth, id) => getJobDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute((trx) => createJob(trx, auth.workspaceId, auth.userId, body)),
+      transact(db, auth, (trx) => createJob(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute((trx) => updateJob(trx, auth.workspaceId, id, body)),
+      transact(db, auth, (trx) => updateJob(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; invoices that named it keep going without it.
-      if (!(await deleteWithAttachments(db, auth.workspaceId, 'job', id, (trx) => jobs.remove(trx, auth.workspaceId, id)))) throw notFound('Job');
+      await deleteWithAttachments(db, auth, 'job', id, 'Job', (trx) => jobs.remove(trx, auth.workspaceId, id));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { countWithin, nextNumber } from '../../db/numbering.ts';
@@ -191,7 +192,7 @@ function smsAllowed(settings: Settings, type: NotificationType, customer: Custom
 }
 
 export async function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody): Promise<NotificationQueued> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, auth, async (trx) => {
     const w = await findWorkspace(trx, auth.workspaceId);
     if (!w) throw notFound('Workspace');
     const target = TARGETS[body.type];

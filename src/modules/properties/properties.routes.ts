@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import {
   ContactProperty,
@@ -73,10 +74,10 @@ export async function propertiesRoutes(fastify: FastifyInstance, ctx: AppContext
 
   app.delete(
     '/contacts/:id/properties/:propertyId',
-    { config: write, schema: { tags, summary: 'Unlink a property from a contact (the property stays)', params: ContactPropertyParams, response: { 200: Deleted } } },
+    { config: { ...write, envelope: deletedEnvelope }, schema: { tags, summary: 'Unlink a property from a contact (the property stays)', params: ContactPropertyParams, response: { 200: Deleted } } },
     async (req) => {
       await service.unlink(req.auth, req.params.id, req.params.propertyId);
-      return { success: true as const, data: { deleted: true as const } };
+      return deletedEnvelope();
     },
   );
 }

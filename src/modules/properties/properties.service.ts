@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
@@ -85,7 +86,7 @@ export function propertiesService({ db }: AppContext): PropertiesService {
       const ws = auth.workspaceId;
       try {
         // The property and its link in one transaction.
-        return await db.transaction().execute(async (trx) => {
+        return await transact(db, auth, async (trx) => {
           await requireContact(trx, ws, contactId);
           const at = now();
           let propertyId: number;
@@ -109,7 +110,7 @@ export function propertiesService({ db }: AppContext): PropertiesService {
     },
 
     update: (auth, contactId, propertyId, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const ws = auth.workspaceId;
         await requireContact(trx, ws, contactId);
         if (!(await linkExists(trx, ws, contactId, propertyId))) throw notFound('Property');
@@ -123,8 +124,10 @@ export function propertiesService({ db }: AppContext): PropertiesService {
 
     unlink: async (auth, contactId, propertyId) => {
       // D12/SPEC: only the link goes; the property stays in GET /properties.
-      await requireContact(db, auth.workspaceId, contactId);
-      if (!(await deleteLink(db, auth.workspaceId, contactId, propertyId))) throw notFound('Property');
+      await transact(db, auth, async (trx) => {
+        await requireContact(trx, auth.workspaceId, contactId);
+        if (!(await deleteLink(trx, auth.workspaceId, contactId, propertyId))) throw notFound('Property');
+      });
     },
   };
 }

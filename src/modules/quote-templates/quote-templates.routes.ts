@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { IdParams, Ok } from '../../kernel/schemas.ts';
@@ -23,7 +24,7 @@ export async function quoteTemplatesRoutes(app: FastifyInstance, ctx: AppContext
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };
-      const data = await ctx.db.transaction().execute((trx) => createQuoteFromTemplate(trx, req.auth.workspaceId, req.auth.userId, id));
+      const data = await transact(ctx.db, req.auth, (trx) => createQuoteFromTemplate(trx, req.auth.workspaceId, req.auth.userId, id));
       return reply.code(201).send({ success: true, data });
     },
   );

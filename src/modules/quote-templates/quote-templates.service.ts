@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import {omitPricing, pricingOf } from '../../domain/line-items.ts';
@@ -45,7 +46,7 @@ export function templatesService({ db }: AppContext): CrudService<TemplateQuery,
     list: (auth, query) => listTemplates(db, auth.workspaceId, query),
     get: (auth, id) => getTemplate(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const pricing = await resolvePricing(trx, auth.workspaceId, null, body);
         const at = now();
         const id = await templates.insert(trx, {
@@ -58,15 +59,16 @@ export function templatesService({ db }: AppContext): CrudService<TemplateQuery,
         return getTemplate(trx, auth.workspaceId, id);
       }),
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const current = templateCodec.decode(await findTemplate(trx, auth.workspaceId, id));
         const pricing = await resolvePricing(trx, auth.workspaceId, pricingOf(current), body);
         await templates.update(trx, auth.workspaceId, id, { ...templateCodec.encode({ ...omitPricing(body), ...pricing }), updated_at: now() });
         return getTemplate(trx, auth.workspaceId, id);
       }),
-    remove: async (auth, id) => {
-      // D12: permanent; quotes made from it keep their template_id and their copy.
-      if (!(await templates.remove(db, auth.workspaceId, id))) throw notFound('Quote template');
-    },
+    remove: (auth, id) =>
+      transact(db, auth, async (trx) => {
+        // D12: permanent; quotes made from it keep their template_id and their copy.
+        if (!(await templates.remove(trx, auth.workspaceId, id))) throw notFound('Quote template');
+      }),
   };
 }

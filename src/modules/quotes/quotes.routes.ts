@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
@@ -20,6 +21,6 @@ export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
     body: QuoteStatusBody,
     response: QuoteDetail,
     handler: (auth, id, body) =>
-      ctx.db.transaction().execute((trx) => setQuoteStatus(trx, auth.workspaceId, auth.userId, id, body.status, body.comment ?? null)),
+      transact(ctx.db, auth, (trx) => setQuoteStatus(trx, auth.workspaceId, auth.userId, id, body.status, body.comment ?? null)),
   });
 }

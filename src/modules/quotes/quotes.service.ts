@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
@@ -188,12 +189,12 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
     list: (auth, query) => listQuotes(db, auth.workspaceId, query),
     get: (auth, id) => getQuoteDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute((trx) => createQuote(trx, auth.workspaceId, auth.userId, body)),
+      transact(db, auth, (trx) => createQuote(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute((trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
+      transact(db, auth, (trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its job and invoices stay, their quote_id becomes null.
-      if (!(await deleteWithAttachments(db, auth.workspaceId, 'quote', id, (trx) => quotes.remove(trx, auth.workspaceId, id)))) throw notFound('Quote');
+      await deleteWithAttachments(db, auth, 'quote', id, 'Quote', (trx) => quotes.remove(trx, auth.workspaceId, id));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { nextNumber } from '../../db/numbering.ts';
@@ -103,12 +104,12 @@ export function requestsService({ db }: AppContext): CrudService<RequestQuery, R
     list: (auth, query) => listRequests(db, auth.workspaceId, query),
     get: (auth, id) => getRequest(db, auth.workspaceId, id),
     create: (auth, body) =>
-      db.transaction().execute((trx) => createRequest(trx, auth.workspaceId, auth.userId, body)),
+      transact(db, auth, (trx) => createRequest(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
-      db.transaction().execute((trx) => updateRequest(trx, auth.workspaceId, id, body)),
+      transact(db, auth, (trx) => updateRequest(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; quotes, jobs and events that named it keep going without it.
-      if (!(await deleteWithAttachments(db, auth.workspaceId, 'request', id, (trx) => requests.remove(trx, auth.workspaceId, id)))) throw notFound('Request');
+      await deleteWithAttachments(db, auth, 'request', id, 'Request', (trx) => requests.remove(trx, auth.workspaceId, id));
     },
   };
 }

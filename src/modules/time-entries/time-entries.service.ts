@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { checkReferences } from '../../db/references.ts';
@@ -61,7 +62,7 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
     get: (auth, id) => get(db, auth.workspaceId, id),
 
     create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const ws = auth.workspaceId;
         const user_id = body.user_id?.toLowerCase() ?? auth.userId; // SPEC: defaults to the key's user
         const entry = { ...body, user_id };
@@ -84,7 +85,7 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
       }),
 
     update: (auth, id, body) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const ws = auth.workspaceId;
         const existing = await lockTimeEntry(trx, dialect, ws, id);
         if (!existing) throw notFound('Time entry');
@@ -112,7 +113,7 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
       }),
 
     remove: (auth, id) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         const ws = auth.workspaceId;
         const existing = await lockTimeEntry(trx, dialect, ws, id);
         if (!existing) throw notFound('Time entry');

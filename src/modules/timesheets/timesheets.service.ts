@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import type { DB } from '../../db/schema.ts';
 import { userRefs } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -30,7 +31,7 @@ export function timesheetsService({ db }: AppContext): TimesheetsService {
     list: (auth, query) => listTimesheets(db, auth.workspaceId, query),
     get: (auth, id) => getTimesheetDetail(db, auth.workspaceId, id),
     setStatus: (auth, id, { status }) =>
-      db.transaction().execute(async (trx) => {
+      transact(db, auth, async (trx) => {
         // SPEC States: every allowed value may follow every other; entries stay editable.
         if (!(await setTimesheetStatus(trx, auth.workspaceId, id, status))) throw notFound('Timesheet');
         return getTimesheetDetail(trx, auth.workspaceId, id);

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { transact } from '../../http/transact.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { requestSweep } from '../../storage/sweeper.ts';
 import type { ModuleType } from './parents.ts';
 import { deleteCommentsOf } from '../comments/comments.repo.ts';
@@ -21,16 +24,20 @@ export async function removeAttachments(trx: Kysely<DB>, workspaceId: number, mo
   await deleteCommentsOf(trx, workspaceId, moduleType, moduleId);
 }
 
-/** A parent's D12 delete in one transaction: its attachments first, then `deleteParent` (whose result is returned). */
-export function deleteWithAttachments<T>(
+/**
+ * A parent's D12 delete in one transaction (`transact`, E11): its attachments first,
+ * then `deleteParent`, which answers whether the parent was there (else 404 `<resource> not found`).
+ */
+export function deleteWithAttachments(
   db: Kysely<DB>,
-  workspaceId: number,
+  auth: AuthContext,
   moduleType: ModuleType,
   moduleId: number,
-  deleteParent: (trx: Kysely<DB>) => Promise<T>,
-): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await removeAttachments(trx, workspaceId, moduleType, moduleId);
-    return deleteParent(trx);
+  resource: string,
+  deleteParent: (trx: Kysely<DB>) => Promise<boolean>,
+): Promise<void> {
+  return transact(db, auth, async (trx) => {
+    await removeAttachments(trx, auth.workspaceId, moduleType, moduleId);
+    if (!(await deleteParent(trx))) throw notFound(resource);
   });
 }

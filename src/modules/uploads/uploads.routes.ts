@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
 import { unstorable } from '../../http/validation.ts';
 import { AppError, ajvDetails, ValidationError } from '../../kernel/errors.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
@@ -236,7 +237,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
   typed.delete(
     '/uploads/:id',
     {
-      config,
+      config: { ...config, envelope: deletedEnvelope },
       schema: {
         tags,
         summary: 'Delete an upload link',
@@ -247,7 +248,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       await service.remove(request.auth, request.params.id);
-      return { success: true as const, data: { deleted: true as const } };
+      return deletedEnvelope();
     },
   );
 }

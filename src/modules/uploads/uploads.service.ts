@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { transact } from '../../http/transact.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { now, toJson } from '../../db/json.ts';
 import { type AuthContext, requireScope } from '../../http/auth.ts';
@@ -67,13 +68,14 @@ export function uploadsService(ctx: AppContext) {
   }
 
   /** Links the staged bytes to the parent, reusing a stored file with the same content. */
-  async function store(auth: AuthContext, fields: UploadFields, file: IncomingFile, fileName: string, checked: CheckedFile): Promise<number> {
+  async function store(auth: AuthContext, fields: UploadFields, file: IncomingFile, fileName: string, checked: CheckedFile): Promise<UploadLink> {
     const workspaceId = auth.workspaceId;
     const bucket = fields.is_public ? PUBLIC_BUCKET : PRIVATE_BUCKET; // SPEC Uploads 1
+    await storage.ready(); // the answer's URL is signed in the transaction that stores it (E11)
     for (let attempt = 1; ; attempt++) {
       const placed: { key: string | null } = { key: null };
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transact(db, auth, async (trx) => {
           const at = now();
           let fileId = (await findFileByContent(trx, workspaceId, bucket, file.staged.sha256))?.id;
           if (fileId === undefined) {
@@ -93,7 +95,7 @@ export function uploadsService(ctx: AppContext) {
             await storage.put(file.staged, bucket, key);
             placed.key = key;
           }
-          return insertLink(trx, {
+          const linkId = await insertLink(trx, {
               workspace_id: workspaceId,
               file_id: fileId,
               module_type: fields.module_type,
@@ -106,6 +108,7 @@ export function uploadsService(ctx: AppContext) {
               created_at: at,
               updated_at: at,
           });
+          return view((await findLink(trx, workspaceId, linkId))!); // the answer, stored with the link (E11)
         });
       } catch (err) {
         if (placed.key) await storage.remove(bucket, placed.key);
@@ -134,8 +137,7 @@ export function uploadsService(ctx: AppContext) {
       const fileName = checkFileName(file.fileName);
       await requireParent(db, auth.workspaceId, type, fields.module_id); // D32
       const checked = await checkFile(file.staged.file, file.staged.size, fileName, file.declaredType);
-      const id = await store(auth, fields, file, fileName, checked);
-      return view((await findLink(db, auth.workspaceId, id))!);
+      return store(auth, fields, file, fileName, checked);
     },
 
     async list(auth: AuthContext, query: UploadQuery): Promise<PageResult<UploadLink>> {
@@ -155,17 +157,20 @@ export function uploadsService(ctx: AppContext) {
         throw invalid([{ path: [], message: 'at least one of name, description, category is required' }]);
       }
       await linkOrThrow(auth, id, 'write');
+      await storage.ready(); // the answer's URL is signed in the transaction that stores it (E11)
       const changes: { name?: string; description?: string | null; category?: string; updated_at: string } = { updated_at: now() };
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
       if (body.category !== undefined) changes.category = body.category;
-      if (!(await updateLink(db, auth.workspaceId, id, changes))) throw notFound('Upload'); // deleted meanwhile
-      return view((await findLink(db, auth.workspaceId, id))!);
+      return transact(db, auth, async (trx) => {
+        if (!(await updateLink(trx, auth.workspaceId, id, changes))) throw notFound('Upload'); // deleted meanwhile
+        return view((await findLink(trx, auth.workspaceId, id))!);
+      });
     },
 
     async remove(auth: AuthContext, id: number): Promise<void> {
       const link = await linkOrThrow(auth, id, 'write');
-      await db.transaction().execute(async (trx) => {
+      await transact(db, auth, async (trx) => {
         await lockFiles(trx, auth.workspaceId, [link.file_id]);
         if (!(await deleteLink(trx, auth.workspaceId, id))) throw notFound('Upload'); // a concurrent delete won
         await releaseFiles(trx, auth.workspaceId, [link.file_id]);

@@ -13,17 +13,19 @@ export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) 
   const service = webhooksService(ctx);
 
   const tags = ['Webhook subscription'];
+  // SPEC's envelopes here are their own; E11 stores the same answer in the write's transaction.
+  const subscribed = <T>(subscription: T) => ({ success: true as const, subscription });
+  const removed = () => ({ success: true as const, message: 'Subscription removed' });
   const security = [{ bearer: [] }];
 
   app.post(
     '/subscribe',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', envelope: subscribed },
       schema: { operationId: 'subscribeWebhook', tags, security, summary: 'Subscribe a URL to an event', body: SubscribeBody, response: { 201: SubscribeResponse } },
     },
     async (req, reply) => {
-      const subscription = await service.subscribe(req.auth, req.body);
-      return reply.code(201).send({ success: true as const, subscription }); // D3
+      return reply.code(201).send(subscribed(await service.subscribe(req.auth, req.body))); // D3
     },
   );
 
@@ -42,12 +44,12 @@ export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) 
   app.delete(
     '/unsubscribe',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', envelope: removed },
       schema: { operationId: 'unsubscribeWebhook', tags, security, summary: 'Remove a subscription', body: UnsubscribeBody, response: { 200: UnsubscribeResponse } },
     },
     async (req) => {
       await service.unsubscribe(req.auth, req.body.subscription_id);
-      return { success: true as const, message: 'Subscription removed' };
+      return removed();
     },
   );
 }

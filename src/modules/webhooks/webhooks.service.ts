@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { transact } from '../../http/transact.ts';
 import { fromBool, now } from '../../db/json.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { invalidKey } from '../../http/auth.ts';
@@ -30,15 +31,17 @@ export function webhooksService({ db, config }: AppContext) {
       }
       if ((await countLiveSubscriptions(db, auth.workspaceId)) >= MAX_SUBSCRIPTIONS) throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
       const secret = randomBytes(32).toString('hex'); // D15: one per subscription
-      const row = await insertSubscription(db, {
+      return transact(db, auth, async (trx) => {
+        const row = await insertSubscription(trx, {
           workspace_id: auth.workspaceId,
           trigger_event: body.trigger_event,
           webhook_url: body.webhook_url,
           secret,
           is_active: 1,
           created_at: now(),
+        });
+        return { ...view(row), secret };
       });
-      return { ...view(row), secret };
     },
 
     async list(auth: AuthContext, query: ListQuery): Promise<ListedSubscription[]> {
@@ -54,7 +57,9 @@ export function webhooksService({ db, config }: AppContext) {
     /** D17, D32: another workspace's or an unknown subscription is 404 `Subscription not found`. */
     async unsubscribe(auth: AuthContext, id: number): Promise<void> {
       // Kept (marked deleted) for the delivery log; its pending deliveries are not sent (worker.ts).
-      if (!(await markUnsubscribed(db, auth.workspaceId, id, now()))) throw notFound('Subscription');
+      await transact(db, auth, async (trx) => {
+        if (!(await markUnsubscribed(trx, auth.workspaceId, id, now()))) throw notFound('Subscription');
+      });
     },
   };
 }
