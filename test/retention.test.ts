@@ -96,10 +96,22 @@ describe('retention pruning', () => {
     const oldQueued = await message(ws.workspace.id, 'queued', 40 * DAY, nowMs);
     const youngSent = await message(ws.workspace.id, 'sent', 2 * DAY, nowMs);
 
+    // Idempotency records (E11): 4 expired 40 days ago, 1 expiring tomorrow.
+    const keyId = (await t.db.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).id;
+    for (const [i, expires] of [40, 40, 40, 40, -1].entries()) {
+      const at = iso(nowMs - expires * DAY);
+      await t.db
+        .insertInto('idempotency_keys')
+        .values({ workspace_id: ws.workspace.id, key_id: keyId, idem_key: `k${i}`, method: 'POST', path: '/api/v1/contacts', body_hash: 'h', state: 'done', status: 201, response: '{}', locked_by: 'x', locked_until: at, created_at: at, expires_at: at })
+        .execute();
+    }
+
     // Batches of 3: several statements, each a bounded DELETE.
     t.queries.length = 0;
     const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
-    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7 });
+    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4 });
+    const keys = await t.db.selectFrom('idempotency_keys').select('idem_key').where('workspace_id', '=', ws.workspace.id).execute();
+    assert.deepEqual(keys.map((k) => k.idem_key), ['k4'], 'the unexpired idempotency record stays');
     const deletes = t.queries.filter((q) => /^\s*delete/i.test(q));
     assert.ok(deletes.length >= 3 + 1 + 3, deletes.join('\n'));
     assert.ok(deletes.every((q) => /limit/i.test(q)), 'every delete is bounded');

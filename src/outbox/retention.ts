@@ -15,6 +15,7 @@ export interface PruneCounts {
   webhook_deliveries: number;
   messages: number;
   outbox: number;
+  idempotency_keys: number;
 }
 
 export interface PruneOptions {
@@ -25,13 +26,14 @@ export interface PruneOptions {
   shouldStop?: () => boolean;
 }
 
-type PrunedTable = keyof PruneCounts;
+type PrunedTable = Exclude<keyof PruneCounts, 'idempotency_keys'>;
 
 /**
  * Deletes, oldest first: delivered webhook deliveries (and their attempts) delivered
  * before `cutoffMs`; sent or failed customer messages last updated before it; outbox
  * rows processed before it that no delivery still needs (a pending or failed
- * delivery keeps its event). Pending work is never touched.
+ * delivery keeps its event); idempotency records expired before it. Pending work
+ * is never touched.
  */
 export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: number, opts: PruneOptions = {}): Promise<PruneCounts> {
   const cutoff = new Date(cutoffMs).toISOString();
@@ -45,7 +47,7 @@ export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: numbe
       and not exists (select 1 from webhook_deliveries d where d.outbox_id = outbox.id)`,
   };
   const skipLocked = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0 };
+  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0 };
   for (const table of Object.keys(which) as PrunedTable[]) {
     for (;;) {
       if (opts.shouldStop?.()) return counts;
@@ -59,6 +61,18 @@ export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: numbe
       if (n < batch) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
+  }
+  // Idempotency records (E11) that expired before the cutoff; their key has no id column.
+  for (;;) {
+    if (opts.shouldStop?.()) return counts;
+    const result = await sql`
+      delete from idempotency_keys where (workspace_id, key_id, idem_key) in (
+        select workspace_id, key_id, idem_key from idempotency_keys where expires_at < ${cutoff} limit ${batch} ${skipLocked}
+      )`.execute(db);
+    const n = Number(result.numAffectedRows ?? 0n);
+    counts.idempotency_keys += n;
+    if (n < batch) break;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   return counts;
 }
