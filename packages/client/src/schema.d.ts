@@ -2321,6 +2321,8 @@ export interface components {
                 customFields?: unknown;
                 website?: string;
             };
+            /** @description 1 to 255 printable ASCII characters; a repeat answers the first answer */
+            idempotency_key?: string;
         };
         SubmitEmbeddedFormResult: {
             requestId: number;
@@ -2559,7 +2561,10 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2622,7 +2627,10 @@ export interface operations {
     updateContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2658,7 +2666,10 @@ export interface operations {
     deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2763,7 +2774,10 @@ export interface operations {
     createContactProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2800,7 +2814,10 @@ export interface operations {
     updateContactProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
                 propertyId: number;
@@ -2838,7 +2855,10 @@ export interface operations {
     deleteContactProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
                 propertyId: number;
@@ -2970,7 +2990,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3056,7 +3079,10 @@ export interface operations {
     deleteUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3086,7 +3112,10 @@ export interface operations {
     updateUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3159,7 +3188,10 @@ export interface operations {
     createComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3222,7 +3254,10 @@ export interface operations {
     deleteComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3295,7 +3330,10 @@ export interface operations {
     createEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3357,7 +3395,10 @@ export interface operations {
     updateEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3392,7 +3433,10 @@ export interface operations {
     deleteEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3422,7 +3466,10 @@ export interface operations {
     updateEventStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3498,7 +3545,10 @@ export interface operations {
     createTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3560,7 +3610,10 @@ export interface operations {
     updateTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3595,7 +3648,10 @@ export interface operations {
     deleteTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3694,7 +3750,10 @@ export interface operations {
     updateTimesheetStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3767,7 +3826,10 @@ export interface operations {
     createRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3829,7 +3891,10 @@ export interface operations {
     updateRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3864,7 +3929,10 @@ export interface operations {
     deleteRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3894,7 +3962,10 @@ export interface operations {
     updateRequestStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3969,7 +4040,10 @@ export interface operations {
     createQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4031,7 +4105,10 @@ export interface operations {
     updateQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4066,7 +4143,10 @@ export interface operations {
     deleteQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4096,7 +4176,10 @@ export interface operations {
     updateQuoteStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4170,7 +4253,10 @@ export interface operations {
     createJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4232,7 +4318,10 @@ export interface operations {
     updateJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4267,7 +4356,10 @@ export interface operations {
     deleteJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4297,7 +4389,10 @@ export interface operations {
     updateJobStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4374,7 +4469,10 @@ export interface operations {
     createInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4436,7 +4534,10 @@ export interface operations {
     updateInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4471,7 +4572,10 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4501,7 +4605,10 @@ export interface operations {
     updateInvoiceStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4572,7 +4679,10 @@ export interface operations {
     createService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4634,7 +4744,10 @@ export interface operations {
     updateService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4669,7 +4782,10 @@ export interface operations {
     deleteService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4734,7 +4850,10 @@ export interface operations {
     createTaxRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4796,7 +4915,10 @@ export interface operations {
     updateTaxRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4831,7 +4953,10 @@ export interface operations {
     deleteTaxRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4896,7 +5021,10 @@ export interface operations {
     createQuoteTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4958,7 +5086,10 @@ export interface operations {
     updateQuoteTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -4993,7 +5124,10 @@ export interface operations {
     deleteQuoteTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -5023,7 +5157,10 @@ export interface operations {
     createQuoteFromTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -5089,7 +5226,10 @@ export interface operations {
     createNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5121,7 +5261,10 @@ export interface operations {
     subscribeWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5199,7 +5342,10 @@ export interface operations {
     unsubscribeWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
