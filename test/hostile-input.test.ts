@@ -50,6 +50,16 @@ before(async () => {
 });
 after(() => t.close());
 
+
+type OpenApiDoc = { components?: { schemas?: Record<string, { properties?: object }> } };
+type Operation = { requestBody?: { content?: Record<string, { schema?: { properties?: object; $ref?: string } }> } } | undefined;
+/** The top-level JSON body fields of an operation, through a `$ref` to a component schema (E16). */
+function bodyFields(doc: OpenApiDoc, op: Operation): string[] {
+  const schema = op?.requestBody?.content?.['application/json']?.schema;
+  const resolved = schema?.$ref ? doc.components?.schemas?.[schema.$ref.split('/').pop() ?? ''] : schema;
+  return Object.keys(resolved?.properties ?? {});
+}
+
 describe('E18: U+0000 and lone surrogates are refused like any invalid field', () => {
   const NUL = 'a\u0000b';
   test('bodies: D4 status and text per endpoint, details naming the field path', async () => {
@@ -123,7 +133,7 @@ describe('E18: U+0000 and lone surrogates are refused like any invalid field', (
     let tried = 0;
     for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }>>(doc.paths)) {
       for (const method of ['post', 'put', 'patch'] as const) {
-        const fields = Object.keys(ops[method]?.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+        const fields = bodyFields(doc, ops[method]);
         const url = path.replace(/\{[^}]+\}/g, String(contactId));
         for (const field of fields) {
           const res = await client(t.app, token)[method](url, { [field]: NUL });
@@ -166,16 +176,19 @@ describe('D5: ids only as plain decimal integers', () => {
 
   test('sweep: every id-like body field set to 2^31 is never a 500', async () => {
     const doc = (await api.get('/api/v1/openapi.json')).body;
+    let idFields = 0;
     for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }>>(doc.paths)) {
       for (const method of ['post', 'put', 'patch'] as const) {
-        const fields = Object.keys(ops[method]?.requestBody?.content?.['application/json']?.schema?.properties ?? {}).filter((f) => /_id$|^id$/.test(f));
+        const fields = bodyFields(doc, ops[method]).filter((f) => /_id$|^id$/.test(f));
         const url = path.replace(/\{[^}]+\}/g, String(contactId));
         for (const field of fields) {
           const res = await client(t.app, token)[method](url, { [field]: 2 ** 31 });
+          idFields++;
           assert.ok(res.status < 500, `${method} ${url} ${field}: ${res.status} ${JSON.stringify(res.body)}`);
         }
       }
     }
+    assert.ok(idFields > 10, `${idFields} id fields tried`);
   });
 
   test('search: too long is 400 on every list endpoint; 200 characters is fine', async () => {
