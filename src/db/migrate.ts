@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006-custom-fields.ts';
 import * as m0007 from './migrations/0007-notifications.ts';
 import * as m0008 from './migrations/0008-key-changes.ts';
 import * as m0009 from './migrations/0009-search.ts';
+import * as m0013 from './migrations/0013-invoice-money.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-notifications': m0007,
   '0008-key-changes': m0008,
   '0009-search': m0009,
+  '0013-invoice-money': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

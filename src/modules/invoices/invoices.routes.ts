@@ -4,6 +4,7 @@ import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
 import { InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceStatusBody, InvoiceUpdate } from './invoices.schemas.ts';
 import { invoicesService, setInvoiceStatus } from './invoices.service.ts';
+import { paymentsRoutes } from './payments.routes.ts';
 
 export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
   crudRoutes(app, {
@@ -21,4 +22,5 @@ export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
     response: InvoiceDetail,
     handler: (auth, id, body) => ctx.db.transaction().execute((trx) => setInvoiceStatus(trx, auth.workspaceId, id, body.status)),
   });
+  await paymentsRoutes(app, ctx); // E3
 }
