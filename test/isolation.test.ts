@@ -63,6 +63,8 @@ const fixtures: Record<string, Fixture> = {
     },
   },
   '/api/v1/invoices/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', {})).body.data.id }), body: { status: 'paid' } },
+  '/api/v1/jobs/:id/create-invoice': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', { name: 'Iso' })).body.data.id }) },
+  '/api/v1/requests/:id/create-quote': { make: async (a) => ({ id: (await a.post('/api/v1/requests', { name: 'Iso' })).body.data.id }) },
   '/api/v1/services/:id': { make: async (a) => ({ id: (await a.post('/api/v1/services', { name: 'Iso' })).body.data.id }), body: { price: 9 } },
   '/api/v1/tax-rates/:id': { make: async (a) => ({ id: (await a.post('/api/v1/tax-rates', { name: 'Iso', rate: 1 })).body.data.id }), body: { rate: 2 } },
   '/api/v1/quote-templates/:id': {

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB, InvoicesTable } from '../../db/schema.ts';
-import {omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { findJobDetail } from '../jobs/jobs.repo.ts';
 import { resolvePricing } from '../../db/pricing.ts';
 import { checkReferences } from '../../db/references.ts';
 import { nextNumber } from '../../db/numbering.ts';
@@ -72,7 +73,9 @@ export async function emitTransitions(trx: Kysely<DB>, workspaceId: number, befo
   if (enters(before, invoice.status, 'paid')) await emit(trx, workspaceId, 'invoice_paid', 'invoices', invoice);
 }
 
+/** The one function that creates an invoice (REST create, E6 from a job): D23, D11, D7, E2, E1 number, D16 events. */
 export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: InvoiceCreate): Promise<InvoiceDetail> {
+  await checkCustomFields(trx, workspaceId, 'invoice', body.custom_fields, { create: true }); // D23, on every create path
   await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, null, body);
   const due = await dueDateOf(trx, workspaceId, body, null);
@@ -105,17 +108,35 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
   return invoice;
 }
 
+/**
+ * E6: a draft invoice from a job: its contact, property, name, line items (new
+ * ids) and pricing, and `job_id`; the total by D7. Created by createInvoice, so
+ * numbering, custom field rules and `new_invoice` apply as on any create.
+ */
+export async function createInvoiceFromJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, jobId: number): Promise<InvoiceDetail> {
+  const job = await findJobDetail(trx, workspaceId, jobId);
+  if (!job) throw notFound('Job');
+  return createInvoice(trx, workspaceId, userId, {
+    contact_id: job.contact_id,
+    property_id: job.property_id,
+    name: job.name,
+    line_items: copyLineItems(job.line_items),
+    discount: job.discount,
+    discount_unit: job.discount_unit,
+    tax_rate: job.tax_rate,
+    tax_rate_id: job.tax_rate_id,
+    job_id: job.id,
+    status: 'draft',
+  });
+}
+
 export const setInvoiceStatus = (trx: Kysely<DB>, workspaceId: number, id: number, status: InvoiceStatus) => updateInvoice(trx, workspaceId, id, { status });
 
 export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, InvoiceCreate, InvoiceUpdate, InvoiceListItem, InvoiceDetail> {
   return {
     list: (auth, query) => listInvoices(db, auth.workspaceId, query),
     get: (auth, id) => getInvoiceDetail(db, auth.workspaceId, id),
-    create: (auth, body) =>
-      db.transaction().execute(async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: true }); // D23
-        return createInvoice(trx, auth.workspaceId, auth.userId, body);
-      }),
+    create: (auth, body) => db.transaction().execute((trx) => createInvoice(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
       db.transaction().execute(async (trx) => {
         await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: false }); // D23
