@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { type Io, messageOf, processIo, setIo } from './common.ts';
 import { customFieldCommand } from './custom-field.ts';
+import { dailyCommand } from './daily.ts';
 import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
 import { messagesCommand } from './messages.ts';
@@ -25,6 +26,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(webhookCommand());
   program.addCommand(customFieldCommand());
   program.addCommand(messagesCommand());
+  program.addCommand(dailyCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {
