@@ -562,7 +562,8 @@ describe('POST /notifications', () => {
   test('invoice and reminder emails carry their own values', async () => {
     const w = await workspace();
     const contact = await makeContact(w);
-    const inv = await makeInvoice(w, { contact_id: contact.id, payment_terms: 'net_30' });
+    // E2: an explicit null due_date wins over the terms, so the email names the terms.
+    const inv = await makeInvoice(w, { contact_id: contact.id, payment_terms: 'net_30', due_date: null });
     const unnamed = await makeInvoice(w, { contact_id: contact.id, name: null, due_date: '2026-04-30' });
     const property = await created(await w.api.post(`/api/v1/contacts/${contact.id}/properties`, { address: { street: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701' } }));
     const job = await created(await w.api.post('/api/v1/jobs', { name: 'Gutters', contact_id: contact.id, property_id: property.id }));
