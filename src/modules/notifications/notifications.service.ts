@@ -133,6 +133,7 @@ const TARGETS: Record<NotificationType, Target> = {
       return {
         customer,
         values: {
+          number: String(invoice.number), // E1
           name: invoice.name ?? String(invoice.id),
           total: formatMoney(invoice.total, w.currency),
           date: formatDate(invoice.date ?? today(w)),
