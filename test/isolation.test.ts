@@ -17,6 +17,10 @@ const event = async (a: Client) => (await a.post('/api/v1/events', { start_date:
 const timeEntry = async (a: Client) =>
   (await a.post('/api/v1/time-entries', { start_date: '2024-05-06', end_date: '2024-05-06', total_time: 1 })).body.data as { id: number; timesheet_id: number };
 
+/** An invoice open for payment (E3), with a balance. */
+const openInvoice = async (a: Client) =>
+  (await a.post('/api/v1/invoices', { status: 'sent', line_items: [{ name: 'Work', unitPrice: 100, quantity: 1 }] })).body.data.id as number;
+
 const fixtures: Record<string, Fixture> = {
   '/api/v1/contacts/:id': { make: async (a) => ({ id: await contact(a) }), body: { company: 'Changed' } },
   '/api/v1/contacts/:id/properties': { make: async (a) => ({ id: await contact(a) }), body: { address: { city: 'X' } } },
@@ -51,7 +55,16 @@ const fixtures: Record<string, Fixture> = {
   '/api/v1/jobs/:id': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
   '/api/v1/jobs/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', {})).body.data.id }), body: { status: 'completed' } },
   '/api/v1/invoices/:id': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', { name: 'Iso' })).body.data.id }), body: { name: 'Changed' } },
+  '/api/v1/invoices/:id/payments': { make: async (a) => ({ id: await openInvoice(a) }), body: { amount: 1 } },
+  '/api/v1/invoices/:id/payments/:paymentId': {
+    make: async (a) => {
+      const id = await openInvoice(a);
+      return { id, paymentId: (await a.post(`/api/v1/invoices/${id}/payments`, { amount: 1 })).body.data.id };
+    },
+  },
   '/api/v1/invoices/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', {})).body.data.id }), body: { status: 'paid' } },
+  '/api/v1/jobs/:id/create-invoice': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', { name: 'Iso' })).body.data.id }) },
+  '/api/v1/requests/:id/create-quote': { make: async (a) => ({ id: (await a.post('/api/v1/requests', { name: 'Iso' })).body.data.id }) },
   '/api/v1/services/:id': { make: async (a) => ({ id: (await a.post('/api/v1/services', { name: 'Iso' })).body.data.id }), body: { price: 9 } },
   '/api/v1/tax-rates/:id': { make: async (a) => ({ id: (await a.post('/api/v1/tax-rates', { name: 'Iso', rate: 1 })).body.data.id }), body: { rate: 2 } },
   '/api/v1/quote-templates/:id': {

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { backupCommand } from './backup.ts';
 import { type Io, messageOf, processIo, setIo } from './common.ts';
 import { customFieldCommand } from './custom-field.ts';
+import { dailyCommand } from './daily.ts';
 import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
 import { messagesCommand } from './messages.ts';
@@ -27,6 +28,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(customFieldCommand());
   program.addCommand(messagesCommand());
   program.addCommand(backupCommand());
+  program.addCommand(dailyCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 
 /** D13's documents, and the monthly email count of SPEC Notifications rule 4 (`emails:2026-11`). */
-export type NumberKind = 'requests' | 'quotes' | 'jobs' | `emails:${string}` | `allowance-notice:${string}`;
+export type NumberKind = 'requests' | 'quotes' | 'jobs' | 'invoices' | `emails:${string}` | `allowance-notice:${string}`;
 
 /**
  * D13: the next number of `kind` in the workspace, 1 for the first. Call it

@@ -242,6 +242,8 @@ export interface InvoicesTable extends Pricing {
   job_id: number | null;
   quote_id: number | null;
   parent_id: number | null; // exclude_children: SPEC names no parent field; this is ours
+  number: number; // E1: D13 kind `invoices` (nullable column, set on every insert and by 0013)
+  amount_paid_cents: Generated<number>; // E4: the live payments' sum, kept in the payment's transaction
   salesperson_id: string | null;
   date: string | null;
   due_date: string | null;
@@ -256,6 +258,20 @@ export interface InvoicesTable extends Pricing {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** E3: a payment against an invoice, in integer cents. */
+export interface InvoicePaymentsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  invoice_id: number;
+  amount_cents: number;
+  method: string;
+  paid_on: string;
+  reference: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
 }
 
 /** A stored object (0005). Several upload links may share one (SPEC Uploads 3). */
@@ -408,6 +424,7 @@ export interface DB {
   quote_status_changes: QuoteStatusChangesTable;
   jobs: JobsTable;
   invoices: InvoicesTable;
+  invoice_payments: InvoicePaymentsTable;
   stored_files: StoredFilesTable;
   upload_links: UploadLinksTable;
   file_deletions: FileDeletionsTable;

@@ -31,7 +31,8 @@ const singular = (w: string) => (w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.en
 const isParam = (segment: string) => segment.startsWith(':') || segment.includes('*');
 
 /** Services that throw conflict() (409): not derivable from a route's shape. */
-const CONFLICTS = new Set(['deleteContact', 'createContactProperty', 'updateContactProperty']);
+// Operations whose service answers 409 (E3/E4 payments and locks included).
+const CONFLICTS = new Set(['deleteContact', 'createContactProperty', 'updateContactProperty', 'createInvoicePayment', 'deleteInvoicePayment', 'updateInvoice', 'deleteInvoice', 'updateInvoiceStatus']);
 
 /**
  * `listContacts`, `getContact`, `createContact`, `updateContact`, `deleteContact`,

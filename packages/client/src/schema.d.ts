@@ -607,6 +607,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/requests/{id}/create-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a draft quote from a request
+         * @description Scope: `quotes:write`.
+         */
+        post: operations["createQuoteFromRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -745,6 +765,70 @@ export interface paths {
          */
         put: operations["updateInvoiceStatus"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an invoice's payments, oldest paid_on first
+         * @description Scope: `invoices:read`.
+         */
+        get: operations["listInvoicePayments"];
+        put?: never;
+        /**
+         * Record a payment against an invoice
+         * @description Scope: `invoices:write`.
+         */
+        post: operations["createInvoicePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{id}/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Void a payment
+         * @description Scope: `invoices:write`.
+         */
+        delete: operations["deleteInvoicePayment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/create-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a draft invoice from a job
+         * @description Scope: `invoices:write`.
+         */
+        post: operations["createInvoiceFromJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1609,6 +1693,7 @@ export interface components {
         Invoice: {
             id: number;
             workspace_id: number;
+            number: number;
             name: string | null;
             contact_id: number | null;
             property_id: number | null;
@@ -1642,6 +1727,8 @@ export interface components {
             tax_rate: number;
             tax_rate_id: number | null;
             total: number;
+            amount_paid: number;
+            balance: number;
             status: string;
             type: string;
             custom_fields: unknown;
@@ -1843,12 +1930,31 @@ export interface components {
         };
         InvoiceListItem: {
             id: number;
+            number: number;
             name: string | null;
             contact_id: number | null;
             status: string;
             total: number;
+            amount_paid: number;
+            balance: number;
             date: string | null;
             due_date: string | null;
+        };
+        InvoicePaymentListItem: {
+            id: number;
+            invoice_id: number;
+            amount: number;
+            method: string;
+            paid_on: string;
+            reference: string | null;
+            note: string | null;
+            created_at: string;
+            created_by: {
+                /** Format: uuid */
+                id: string;
+                first_name: string | null;
+                last_name: string | null;
+            } | null;
         };
         CustomFieldListItem: {
             id: number;
@@ -2175,6 +2281,15 @@ export interface components {
         UpdateInvoiceStatusBody: {
             /** @enum {unknown} */
             status: "draft" | "sent" | "paid" | "overdue" | "cancelled" | "partially_paid" | "scheduled";
+        };
+        CreateInvoicePaymentBody: {
+            amount: number;
+            /** @enum {unknown} */
+            method?: "cash" | "check" | "card" | "bank_transfer" | "other";
+            /** Format: date */
+            paid_on?: string;
+            reference?: string | null;
+            note?: string | null;
         };
         CreateServiceBody: {
             name: string;
@@ -4211,6 +4326,39 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    createQuoteFromRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listJobs: {
         parameters: {
             query?: {
@@ -4430,7 +4578,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "name" | "status" | "total" | "date" | "due_date" | "created_at" | "updated_at";
+                sort_by?: "id" | "number" | "name" | "status" | "total" | "date" | "due_date" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
                 contact_id?: number;
                 job_id?: number;
@@ -4566,6 +4714,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -4599,6 +4748,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -4634,6 +4784,144 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listInvoicePayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvoicePaymentListItem"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createInvoicePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoicePaymentBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvoicePaymentListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteInvoicePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createInvoiceFromJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Invoice"];
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

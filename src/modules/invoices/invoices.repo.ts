@@ -1,32 +1,94 @@
-import type { Kysely } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { rowCodec, tableCodec } from '../../db/codec.ts';
+import type { DB, InvoicesTable } from '../../db/schema.ts';
+import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { dialectOf, parseJson } from '../../db/json-helpers.ts';
+import { contactNameJson, documentRefJson } from '../../db/related.ts';
+import { fromCents, totalCents } from '../../domain/money.ts';
+import { zonedDate } from '../../domain/zoned-time.ts';
 import { csv } from '../../kernel/schemas.ts';
-import type { Invoice, InvoiceQuery } from './invoices.schemas.ts';
+import type { Invoice, InvoiceDetail, InvoiceQuery } from './invoices.schemas.ts';
 
 export const invoiceCodec = rowCodec<Invoice>({ json: ['line_items', 'event_ids', 'custom_fields'] });
+/** The typed encoder for writes (Kysely checks them against the table); `invoiceCodec` reads. */
+export const invoiceWrites = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'] });
 export const invoices = tenantRows('invoices');
+
+/** E4: `amount_paid` and `balance` from the stored cents, never a float sum. */
+const money = (total: number, paidCents: number) => ({ amount_paid: fromCents(paidCents), balance: fromCents(totalCents(total) - paidCents) });
 
 /** The API record of a row. */
 export function invoiceOf(row: object): Invoice {
-  const { created_by: _, ...rest } = row as Record<string, unknown>;
-  return invoiceCodec.decode(rest);
+  const { created_by: _, amount_paid_cents, ...rest } = row as Record<string, unknown>;
+  const invoice = invoiceCodec.decode(rest);
+  return { ...invoice, ...money(invoice.total, Number(amount_paid_cents ?? 0)) };
 }
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at'].map((f) => [f, f])),
-  search: ['name'],
+  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at'].map((f) => [f, f])),
+  search: ['name', sql`cast(number as text)`],
 };
 
-export function listInvoices(db: Kysely<DB>, workspaceId: number, q: InvoiceQuery) {
-  let qb = db.selectFrom('invoices').select(['id', 'name', 'contact_id', 'status', 'total', 'date', 'due_date']).where('workspace_id', '=', workspaceId);
+export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: InvoiceQuery) {
+  let qb = db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'name', 'contact_id', 'status', 'total', 'amount_paid_cents', 'date', 'due_date'])
+    .where('workspace_id', '=', workspaceId);
   if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
   if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
   if (q.exclude_children) qb = qb.where('parent_id', 'is', null);
   if (q.status) qb = qb.where('status', 'in', csv(q.status));
   if (q.exclude_statuses) qb = qb.where('status', 'not in', csv(q.exclude_statuses));
-  return paginate(qb, q, listSpec);
+  const page = await paginate(qb, q, listSpec);
+  return { ...page, rows: page.rows.map(({ amount_paid_cents, ...r }) => ({ ...r, ...money(r.total, amount_paid_cents) })) };
+}
+
+/** The row plus what its detail expands (contact, job), as one select list usable by select and returning. */
+const detailRefs = (db: Kysely<DB>) => {
+  const d = dialectOf(db);
+  // Any builder with selectFrom will do (related.ts ParentBuilder).
+  return (eb: Parameters<typeof contactNameJson>[0]) => [contactNameJson(eb, d, 'invoices.contact_id').as('contact'), documentRefJson(eb, d, 'invoices.job_id').as('job')];
+};
+
+function detailOf(row: object & { contact: string | null; job: string | null }): InvoiceDetail {
+  const { contact, job, ...invoice } = row;
+  return { ...invoiceOf(invoice), contact: parseJson(contact), job: parseJson(job) };
+}
+
+/**
+ * SPEC "Get invoice: expanded with contact, job and line items" in one statement.
+ * `lock` holds the row until commit (status moves, payments: E4).
+ */
+export async function findInvoiceDetail(db: Kysely<DB>, workspaceId: number, id: number, { lock = false } = {}): Promise<InvoiceDetail | undefined> {
+  const qb = db.selectFrom('invoices').selectAll('invoices').select(detailRefs(db)).where('invoices.workspace_id', '=', workspaceId).where('invoices.id', '=', id);
+  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  return row && detailOf(row);
+}
+
+/** Inserts the row and answers its detail from the same statement (RETURNING with the related lookups). */
+export async function insertInvoice(db: Kysely<DB>, values: Insertable<InvoicesTable>): Promise<InvoiceDetail> {
+  const row = await db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)).executeTakeFirstOrThrow();
+  return detailOf(row);
+}
+
+/** Updates the row and answers its detail from the same statement. */
+export async function updateInvoiceRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<InvoicesTable>): Promise<InvoiceDetail> {
+  const row = await db
+    .updateTable('invoices')
+    .set(values)
+    .where('invoices.workspace_id', '=', workspaceId)
+    .where('invoices.id', '=', id)
+    .returningAll()
+    .returning(detailRefs(db))
+    .executeTakeFirstOrThrow();
+  return detailOf(row);
+}
+
+/** Today in the workspace's time zone (E2, E3 defaults). */
+export async function workspaceToday(db: Kysely<DB>, workspaceId: number, nowMs = Date.now()): Promise<string> {
+  const w = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirst();
+  return zonedDate(nowMs, w?.timezone);
 }

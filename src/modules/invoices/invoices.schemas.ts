@@ -40,6 +40,8 @@ export type InvoiceUpdate = Static<typeof InvoiceUpdate>;
 export const Invoice = Type.Object({
   id: Id,
   workspace_id: Id,
+  /** E1: D13 number, kind `invoices`. */
+  number: Type.Integer(),
   name: Nullable(Type.String()),
   contact_id: Nullable(Id),
   property_id: Nullable(Id),
@@ -54,6 +56,9 @@ export const Invoice = Type.Object({
   payment_instructions: Nullable(Type.String()),
   payment_terms: Type.String(),
   ...pricingOutput,
+  /** E4: the live payments' sum, and `total - amount_paid`. */
+  amount_paid: Type.Number(),
+  balance: Type.Number(),
   status: Type.String(),
   type: Type.String(),
   custom_fields: AnyJson,
@@ -74,10 +79,13 @@ export type InvoiceDetail = Static<typeof InvoiceDetail>;
 /** SPEC: the fields of an invoice list item. */
 export const InvoiceListItem = Type.Object({
   id: Id,
+  number: Type.Integer(),
   name: Nullable(Type.String()),
   contact_id: Nullable(Id),
   status: Type.String(),
   total: Type.Number(),
+  amount_paid: Type.Number(),
+  balance: Type.Number(),
   date: Nullable(Type.String()),
   due_date: Nullable(Type.String()),
 });
@@ -86,7 +94,7 @@ export type InvoiceListItem = Static<typeof InvoiceListItem>;
 export const InvoiceStatusBody = Type.Object({ status: Status });
 export type InvoiceStatusBody = Static<typeof InvoiceStatusBody>;
 
-export const INVOICE_SORT = ['id', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at'] as const;
+export const INVOICE_SORT = ['id', 'number', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at'] as const;
 export const InvoiceQuery = listQuery(INVOICE_SORT, {
   contact_id: Type.Optional(Id),
   job_id: Type.Optional(Id),

@@ -1,36 +1,52 @@
 import type { Kysely } from 'kysely';
 import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import type { DB } from '../../db/schema.ts';
-import {omitPricing, pricingOf } from '../../domain/line-items.ts';
+import type { DB, InvoicesTable } from '../../db/schema.ts';
+import { copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { findJobDetail } from '../jobs/jobs.repo.ts';
 import { resolvePricing } from '../../db/pricing.ts';
 import { checkReferences } from '../../db/references.ts';
-import { contactName, documentRef } from '../../db/related.ts';
+import { nextNumber } from '../../db/numbering.ts';
+import { dayMs } from '../../domain/zoned-time.ts';
 import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { invalidField, notFound } from '../../kernel/errors.ts';
+import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { invoiceCodec, invoiceOf, invoices, listInvoices } from './invoices.repo.ts';
-import type { Invoice, InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate } from './invoices.schemas.ts';
+import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, invoiceWrites, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
+import { type Invoice, type InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
-async function findInvoice(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<Invoice> {
-  const row = await invoices.find(db, workspaceId, id, { lock });
-  if (!row) throw notFound('Invoice');
-  return invoiceOf(row);
+async function findInvoice(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<InvoiceDetail> {
+  const found = await findInvoiceDetail(db, workspaceId, id, { lock });
+  if (!found) throw notFound('Invoice');
+  return found;
 }
 
-export async function getInvoiceDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<InvoiceDetail> {
-  const invoice = await findInvoice(db, workspaceId, id);
-  return {
-    ...invoice,
-    contact: await contactName(db, workspaceId, invoice.contact_id),
-    job: await documentRef(db, 'jobs', workspaceId, invoice.job_id),
-  };
+export const getInvoiceDetail = (db: Kysely<DB>, workspaceId: number, id: number): Promise<InvoiceDetail> => findInvoice(db, workspaceId, id);
+
+const TERM_DAYS: Record<(typeof PAYMENT_TERMS)[number], number> = { due_on_receipt: 0, net_7: 7, net_14: 14, net_30: 30, net_60: 60, net_90: 90 };
+
+/**
+ * E2: a body that sets `date` or `payment_terms` but not `due_date` gets the due
+ * date `date` + terms, a null date counting as today in the workspace's zone.
+ */
+async function dueDateOf(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  body: InvoiceCreate | InvoiceUpdate,
+  before: Pick<Invoice, 'date' | 'payment_terms'> | null,
+): Promise<{ due_date?: string }> {
+  if (body.due_date !== undefined || (body.date === undefined && body.payment_terms === undefined)) return {};
+  const date = (body.date !== undefined ? body.date : before?.date) ?? (await workspaceToday(trx, workspaceId));
+  const terms = body.payment_terms ?? (before?.payment_terms as (typeof PAYMENT_TERMS)[number] | undefined) ?? 'due_on_receipt';
+  return { due_date: new Date(dayMs(date) + (TERM_DAYS[terms] ?? 0) * 86_400_000).toISOString().slice(0, 10) };
 }
+
+/** E4: what an invoice with payments may no longer change. */
+const MONEY_FIELDS = ['line_items', 'discount', 'discount_unit', 'tax_rate', 'tax_rate_id', 'total'] as const;
 
 // D11: every referenced id, `event_ids` included, in the caller's workspace.
 const refsOf = (body: InvoiceCreate | InvoiceUpdate) => ({
@@ -49,7 +65,7 @@ const refsOf = (body: InvoiceCreate | InvoiceUpdate) => ({
  * D16: `invoice_sent` / `invoice_paid` when the invoice enters that status, by any
  * path; entering `sent` also tells the admins and managers (SPEC Internal notifications).
  */
-async function emitTransitions(trx: Kysely<DB>, workspaceId: number, before: string | null, invoice: InvoiceDetail) {
+export async function emitTransitions(trx: Kysely<DB>, workspaceId: number, before: string | null, invoice: InvoiceDetail) {
   if (enters(before, invoice.status, 'sent')) {
     await emit(trx, workspaceId, 'invoice_sent', 'invoices', invoice);
     const data = { invoice_id: invoice.id, name: invoice.name, total: invoice.total, contact_id: invoice.contact_id };
@@ -58,18 +74,22 @@ async function emitTransitions(trx: Kysely<DB>, workspaceId: number, before: str
   if (enters(before, invoice.status, 'paid')) await emit(trx, workspaceId, 'invoice_paid', 'invoices', invoice);
 }
 
+/** The one function that creates an invoice (REST create, E6 from a job): D23, D11, D7, E2, E1 number, D16 events. */
 export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: InvoiceCreate): Promise<InvoiceDetail> {
+  await checkCustomFields(trx, workspaceId, 'invoice', body.custom_fields, { create: true }); // D23, on every create path
   await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, null, body);
+  const due = await dueDateOf(trx, workspaceId, body, null);
+  const number = await nextNumber(trx, workspaceId, 'invoices'); // E1
   const at = now();
-  const id = await invoices.insert(trx, {
-    ...invoiceCodec.encode({ payment_terms: 'due_on_receipt', status: 'draft', type: 'one-off', event_ids: [], ...omitPricing(body), ...pricing }),
+  const invoice = await insertInvoice(trx, {
+    ...invoiceWrites.encode({ payment_terms: 'due_on_receipt', status: 'draft', type: 'one-off', event_ids: [], ...omitPricing(body), ...pricing, ...due }),
+    number,
     workspace_id: workspaceId,
     created_by: userId,
     created_at: at,
     updated_at: at,
   });
-  const invoice = await getInvoiceDetail(trx, workspaceId, id);
   await emit(trx, workspaceId, 'new_invoice', 'invoices', invoice);
   await emitTransitions(trx, workspaceId, null, invoice);
   return invoice;
@@ -80,12 +100,35 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
   // Locked: two concurrent "mark paid" give one `invoice_paid`.
   const before = await findInvoice(trx, workspaceId, id, true);
   if (body.parent_id === id) throw invalidField(['parent_id'], 'an invoice cannot be its own parent');
+  if (before.amount_paid > 0 && MONEY_FIELDS.some((f) => body[f] !== undefined)) throw conflict('Invoice has payments'); // E4
   await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
-  await invoices.update(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing }), updated_at: now() });
-  const invoice = await getInvoiceDetail(trx, workspaceId, id);
+  const due = await dueDateOf(trx, workspaceId, body, before);
+  const invoice = await updateInvoiceRow(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing, ...due }), updated_at: now() });
   await emitTransitions(trx, workspaceId, before.status, invoice);
   return invoice;
+}
+
+/**
+ * E6: a draft invoice from a job: its contact, property, name, line items (new
+ * ids) and pricing, and `job_id`; the total by D7. Created by createInvoice, so
+ * numbering, custom field rules and `new_invoice` apply as on any create.
+ */
+export async function createInvoiceFromJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, jobId: number): Promise<InvoiceDetail> {
+  const job = await findJobDetail(trx, workspaceId, jobId);
+  if (!job) throw notFound('Job');
+  return createInvoice(trx, workspaceId, userId, {
+    contact_id: job.contact_id,
+    property_id: job.property_id,
+    name: job.name,
+    line_items: copyLineItems(job.line_items),
+    discount: job.discount,
+    discount_unit: job.discount_unit,
+    tax_rate: job.tax_rate,
+    tax_rate_id: job.tax_rate_id,
+    job_id: job.id,
+    status: 'draft',
+  });
 }
 
 export const setInvoiceStatus = (trx: Kysely<DB>, workspaceId: number, id: number, status: InvoiceStatus) => updateInvoice(trx, workspaceId, id, { status });
@@ -94,11 +137,7 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
   return {
     list: (auth, query) => listInvoices(db, auth.workspaceId, query),
     get: (auth, id) => getInvoiceDetail(db, auth.workspaceId, id),
-    create: (auth, body) =>
-      transact(db, auth, async (trx) => {
-        await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: true }); // D23
-        return createInvoice(trx, auth.workspaceId, auth.userId, body);
-      }),
+    create: (auth, body) => transact(db, auth, (trx) => createInvoice(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>
       transact(db, auth, async (trx) => {
         await checkCustomFields(trx, auth.workspaceId, 'invoice', body.custom_fields, { create: false }); // D23
@@ -106,7 +145,11 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
       }),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its child invoices lose their parent_id.
-      await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', (trx) => invoices.remove(trx, auth.workspaceId, id));
+      // E4: an invoice with payments stays; read under its row lock so a concurrent payment is seen.
+      await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', async (trx) => {
+        if ((await findInvoice(trx, auth.workspaceId, id, true)).amount_paid > 0) throw conflict('Invoice has payments');
+        return invoices.remove(trx, auth.workspaceId, id);
+      });
     },
   };
 }

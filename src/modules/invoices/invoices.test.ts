@@ -151,9 +151,9 @@ describe('invoices', () => {
       ids.push((await mine.post('/api/v1/invoices', { name: 'Other', contact_id: contact, job_id: jobId, status: 'cancelled' })).body.data.id);
     });
 
-    test('items carry exactly the SPEC fields; contact_id, job_id, exclude_children, exclude_statuses', async () => {
+    test('items carry exactly the SPEC fields (and E1 number, E4 amount_paid, balance); contact_id, job_id, exclude_children, exclude_statuses', async () => {
       const res = await mine.get('/api/v1/invoices');
-      assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['contact_id', 'date', 'due_date', 'id', 'name', 'status', 'total']);
+      assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['amount_paid', 'balance', 'contact_id', 'date', 'due_date', 'id', 'name', 'number', 'status', 'total'], 'E1, E4: number, amount_paid, balance');
       const get = async (q: string) => (await mine.get(`/api/v1/invoices?${q}`)).body.data.map((x: Row) => x.id);
       assert.deepEqual(await get(''), [...ids].reverse());
       assert.deepEqual(await get(`contact_id=${contact}`), [ids[2], ids[0]]);

@@ -51,8 +51,11 @@ interface Target {
   /** SPEC's channel table: invoices go by email only. */
   sms: boolean;
   /** Loads and checks the entity (404, 400) and makes the send's status move. */
-  prepare(trx: Kysely<DB>, auth: AuthContext, id: number, w: Workspace): Promise<Prepared>;
+  prepare(trx: Kysely<DB>, auth: Actor, id: number, w: Workspace): Promise<Prepared>;
 }
+
+/** Who sends: a key's user, or nobody (the daily run, E5, sends scheduled invoices). */
+export type Actor = Pick<AuthContext, 'workspaceId'> & { userId: string | null };
 
 /**
  * D19, SPEC Errors: the recipient is the first of `contactIds` (in order of
@@ -125,6 +128,7 @@ const TARGETS: Record<NotificationType, Target> = {
       return {
         customer,
         values: {
+          number: String(invoice.number), // E1
           name: invoice.name ?? String(invoice.id),
           total: formatMoney(invoice.total, w.currency),
           date: formatDate(invoice.date ?? today(w)),
@@ -191,51 +195,54 @@ function smsAllowed(settings: Settings, type: NotificationType, customer: Custom
   );
 }
 
-export async function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody): Promise<NotificationQueued> {
-  return transact(db, auth, async (trx) => {
-    const w = await findWorkspace(trx, auth.workspaceId);
-    if (!w) throw notFound('Workspace');
-    const target = TARGETS[body.type];
-    const { customer, values } = await target.prepare(trx, auth, body.module_id, w);
-    const settings = settingsOf(w);
-    const message = render(
-      body.type,
-      {
-        ...values,
-        business_name: w.name,
-        contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
-        contact_first_name: customer.first_name,
-        contact_email: customer.email,
-      },
-      settings,
-    );
-    const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
+export function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody): Promise<NotificationQueued> {
+  return transact(db, auth, (trx) => queueNotification(trx, auth, body));
+}
+
+/** The send inside the caller's transaction: checks, the status move, the queued messages. */
+export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: NotificationBody): Promise<NotificationQueued> {
+  const w = await findWorkspace(trx, auth.workspaceId);
+  if (!w) throw notFound('Workspace');
+  const target = TARGETS[body.type];
+  const { customer, values } = await target.prepare(trx, auth, body.module_id, w);
+  const settings = settingsOf(w);
+  const message = render(
+    body.type,
+    {
+      ...values,
+      business_name: w.name,
+      contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
+      contact_first_name: customer.first_name,
+      contact_email: customer.email,
+    },
+    settings,
+  );
+  const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
+  await queueMessage(trx, w.id, {
+    ...about,
+    channel: 'email',
+    recipient: customer.email,
+    subject: message.subject,
+    body_text: message.text,
+    body_html: message.html,
+    notSent: await emailBlocked(trx, w, settings, body.type),
+  });
+  if (target.sms && smsAllowed(settings, body.type, customer)) {
     await queueMessage(trx, w.id, {
       ...about,
-      channel: 'email',
-      recipient: customer.email,
-      subject: message.subject,
-      body_text: message.text,
-      body_html: message.html,
-      notSent: await emailBlocked(trx, w, settings, body.type),
+      channel: 'sms',
+      recipient: customer.phone ?? '',
+      subject: null,
+      body_text: message.sms,
+      body_html: null,
+      notSent: customer.phone ? undefined : 'the contact has no phone number',
     });
-    if (target.sms && smsAllowed(settings, body.type, customer)) {
-      await queueMessage(trx, w.id, {
-        ...about,
-        channel: 'sms',
-        recipient: customer.phone ?? '',
-        subject: null,
-        body_text: message.sms,
-        body_html: null,
-        notSent: customer.phone ? undefined : 'the contact has no phone number',
-      });
-    }
-    return {
-      queued: true as const,
-      type: body.type,
-      module: target.module,
-      module_id: body.module_id,
-      recipient: { contact_id: customer.id, email: customer.email },
-    };
-  });
+  }
+  return {
+    queued: true as const,
+    type: body.type,
+    module: target.module,
+    module_id: body.module_id,
+    recipient: { contact_id: customer.id, email: customer.email },
+  };
 }

@@ -562,7 +562,8 @@ describe('POST /notifications', () => {
   test('invoice and reminder emails carry their own values', async () => {
     const w = await workspace();
     const contact = await makeContact(w);
-    const inv = await makeInvoice(w, { contact_id: contact.id, payment_terms: 'net_30' });
+    // E2: an explicit null due_date wins over the terms, so the email names the terms.
+    const inv = await makeInvoice(w, { contact_id: contact.id, payment_terms: 'net_30', due_date: null });
     const unnamed = await makeInvoice(w, { contact_id: contact.id, name: null, due_date: '2026-04-30' });
     const property = await created(await w.api.post(`/api/v1/contacts/${contact.id}/properties`, { address: { street: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701' } }));
     const job = await created(await w.api.post('/api/v1/jobs', { name: 'Gutters', contact_id: contact.id, property_id: property.id }));
@@ -573,6 +574,7 @@ describe('POST /notifications', () => {
     const [a, b, c] = await messages(w);
     assert.equal(a.subject, `Invoice INV-42 from ${w.name}`);
     assert.ok(a.body_text.includes('Total: $99.95'), a.body_text);
+    assert.ok(a.body_text.includes(`invoice #${inv.number}.`), 'E1: the invoice number');
     assert.ok(a.body_text.includes('Due: within 30 days'), a.body_text);
     assert.equal(b.subject, `Invoice ${unnamed.id} from ${w.name}`, 'an unnamed invoice goes by its id');
     assert.ok(b.body_text.includes('Due: April 30, 2026'), b.body_text);
@@ -597,7 +599,7 @@ describe('POST /notifications', () => {
     );
     await assert.rejects(setWorkspace(t.db, w.id, { 'templates.quote_to_customer.footer': 'x' }), /templates\.quote_to_customer\.footer/);
     await assert.rejects(setWorkspace(t.db, w.id, { 'templates.sms_blast.subject': 'x' }), /templates\.sms_blast\.subject/);
-    await assert.rejects(setWorkspace(t.db, w.id, { 'templates.invoice_to_customer.subject': '{{number}}' }), /\{\{number\}\}/);
+    await assert.rejects(setWorkspace(t.db, w.id, { 'templates.invoice_to_customer.subject': '{{expire_on}}' }), /\{\{expire_on\}\}/);
     assert.deepEqual(await stored(), before);
     await send(w, 'quote_to_customer', q.id);
     assert.equal((await messages(w))[1].subject, `Q${q.number} for Ada Lovelace`);

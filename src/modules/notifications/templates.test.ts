@@ -118,10 +118,11 @@ describe('render', () => {
   test('invoice and appointment defaults', () => {
     const inv = render(
       'invoice_to_customer',
-      { business_name: 'Acme', contact_first_name: 'Ada', name: 'INV-7', total: '$10.00', date: 'May 1, 2026', due_date: 'within 30 days', message: '', payment_instructions: '' },
+      { business_name: 'Acme', contact_first_name: 'Ada', number: '7', name: 'INV-7', total: '$10.00', date: 'May 1, 2026', due_date: 'within 30 days', message: '', payment_instructions: '' },
       {},
     );
     assert.equal(inv.subject, 'Invoice INV-7 from Acme');
+    assert.match(inv.text, /has sent you invoice #7\./, 'E1: the number');
     assert.match(inv.text, /Invoice: INV-7\nTotal: \$10\.00\nDate: May 1, 2026\nDue: within 30 days/);
     assert.equal(inv.sms, "Acme: we've emailed you invoice INV-7 ($10.00).");
     const appt = render(
@@ -146,8 +147,9 @@ describe('checkTemplate', () => {
 
   test('refuses an unknown placeholder, naming it', () => {
     assert.throws(() => checkTemplate('templates.quote_to_customer.subject', 'Hi {{nickname}}'), /\{\{nickname\}\}/);
-    // `number` exists for quotes only.
-    assert.throws(() => checkTemplate('templates.invoice_to_customer.subject', 'Invoice {{number}}'), /unknown placeholder \{\{number\}\}/);
+    // `expire_on` exists for quotes only (invoices have `number` too since E1).
+    assert.throws(() => checkTemplate('templates.invoice_to_customer.subject', 'Invoice {{expire_on}}'), /unknown placeholder \{\{expire_on\}\}/);
+    assert.doesNotThrow(() => checkTemplate('templates.invoice_to_customer.subject', 'Invoice #{{number}}'));
     assert.throws(() => checkTemplate('templates.quote_to_customer.text', '{{toString}}'), /\{\{toString\}\}/);
   });
 

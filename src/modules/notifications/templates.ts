@@ -15,7 +15,7 @@ const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_
 /** The placeholders each type's templates may use; the service fills every one. */
 export const PLACEHOLDERS = {
   quote_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'expire_on', 'message', 'payment_instructions'],
-  invoice_to_customer: [...COMMON, 'name', 'total', 'date', 'due_date', 'message', 'payment_instructions'],
+  invoice_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'due_date', 'message', 'payment_instructions'],
   appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
 } as const satisfies Record<NotificationType, readonly string[]>;
 
@@ -45,7 +45,7 @@ Thank you,
     subject: 'Invoice {{name}} from {{business_name}}',
     text: `Hello {{contact_first_name}},
 
-{{business_name}} has sent you an invoice.
+{{business_name}} has sent you invoice #{{number}}.
 
 Invoice: {{name}}
 Total: {{total}}

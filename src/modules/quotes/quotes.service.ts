@@ -13,6 +13,8 @@ import type { CrudService } from '../../http/crud.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
+import { requests } from '../requests/requests.repo.ts';
+import { updateRequest } from '../requests/requests.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findQuoteDetail, insertQuote, insertStatusChange, listQuotes, loadQuoteInputs, quoteCodec, type QuoteRefs, quotes, updateQuoteRow } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
@@ -178,6 +180,26 @@ export async function updateQuote(
   const detail: QuoteDetail = { ...quote, ...refs, job, status_changes };
   await entered(trx, workspaceId, before.status, detail);
   return detail;
+}
+
+/**
+ * E6: a draft quote from a request (its contact, property, name and
+ * `request_id`), created by createQuote so D23, D13 and `new_quote` apply; a
+ * `new` request moves to `responded` (its `request_updated`, D16). The request
+ * row is locked so two conversions see one move.
+ */
+export async function createQuoteFromRequest(trx: Kysely<DB>, workspaceId: number, userId: string | null, requestId: number): Promise<QuoteDetail> {
+  const request = await requests.find(trx, workspaceId, requestId, { lock: true });
+  if (!request) throw notFound('Request');
+  const quote = await createQuote(trx, workspaceId, userId, {
+    contact_id: request.contact_id,
+    property_id: request.property_id,
+    name: request.name,
+    request_id: request.id,
+    status: 'draft',
+  });
+  if (request.status === 'new') await updateRequest(trx, workspaceId, request.id, { status: 'responded' });
+  return quote;
 }
 
 /** The status endpoint's move, for reuse (e.g. `quote_to_customer` -> awaiting_response). */

@@ -236,7 +236,7 @@ export async function insertParent(
   return (
     await db
       .insertInto('invoices')
-      .values({ ...base, ...pricing, status: 'draft', type: 'one-off', payment_terms: 'due_on_receipt', event_ids: '[]' })
+      .values({ ...base, ...pricing, number, status: 'draft', type: 'one-off', payment_terms: 'due_on_receipt', event_ids: '[]' })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;

@@ -1,0 +1,45 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { dayMs, zonedDate } from '../domain/zoned-time.ts';
+import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
+import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
+
+interface DailyOpts {
+  workspace: number;
+  date?: string;
+  json?: boolean;
+}
+
+/** A real calendar date, YYYY-MM-DD. */
+function parseDate(value: string): string {
+  const v = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || new Date(dayMs(v)).toISOString().slice(0, 10) !== v) throw new InvalidArgumentError('date must be YYYY-MM-DD');
+  return v;
+}
+
+/**
+ * OPERATOR.md `fieldwork daily` (EXTENSIONS E5): runs a workspace's documents
+ * run for a day now and prints what it changed. It also records the day as run,
+ * so the worker does not run it again; a second run changes nothing anyway.
+ */
+export function dailyCommand(): Command {
+  return new Command('daily')
+    .description("run a workspace's daily document run now: overdue invoices, expired quotes, scheduled invoices sent")
+    .addOption(workspaceOption())
+    .addOption(new Option('--date <YYYY-MM-DD>', "the day (default: today in the workspace's time zone)").argParser(parseDate))
+    .addOption(jsonOption())
+    .action(async (opts: DailyOpts) => {
+      const result = await withDatabase(async (db) => {
+        const w = await requireWorkspace(db, opts.workspace);
+        const date = opts.date ?? zonedDate(Date.now(), w.timezone);
+        return db.transaction().execute(async (trx) => {
+          await claimRun(trx, w.id, date);
+          return runDocumentsDay(trx, w.id, date);
+        });
+      });
+      const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;
+      print(opts, {
+        json: { ...result },
+        text: [line('Overdue invoices', result.overdue_invoices), line('Expired quotes', result.expired_quotes), line('Sent invoices', result.sent_invoices)].join('\n'),
+      });
+    });
+}

@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
+import { locked } from '../../db/locks.ts';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
+import { queueNotification } from '../notifications/notifications.service.ts';
+
+// EXTENSIONS E5: the documents' daily run, once per workspace and local day (D22's
+// runDaily): scheduled invoices due to go out are sent as `invoice_to_customer`
+// (and so become `sent`, with D16's `invoice_sent`); `sent` and `partially_paid`
+// invoices past their due date become `overdue`; `awaiting_response` quotes past
+// `expire_on` become `expired`. Each move is one statement for the workspace, and
+// only rows still in the starting status move, so a second run of the same day
+// (the CLI, a restart, another worker) changes nothing.
+
+export const DOCUMENTS_DAILY_JOB = 'documents_daily';
+
+export interface DailyRunResult {
+  overdue_invoices: number[];
+  expired_quotes: number[];
+  sent_invoices: number[];
+}
+
+export interface DailyRunLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** The run for one workspace and local date `date` (YYYY-MM-DD), inside the caller's transaction. */
+export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date: string, log?: DailyRunLog): Promise<DailyRunResult> {
+  const at = now();
+  // Locked: a concurrent run waits here, then sees these rows no longer `scheduled`.
+  const scheduled = await locked(
+    trx,
+    trx
+      .selectFrom('invoices')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'scheduled')
+      .where('send_on', '<=', date)
+      .orderBy('id'),
+  ).execute();
+  const sent: number[] = [];
+  for (const { id } of scheduled) {
+    try {
+      await queueNotification(trx, { workspaceId, userId: null }, { type: 'invoice_to_customer', module_id: id });
+      sent.push(id);
+    } catch (err) {
+      // D19/D32: no contact with an email. Checked before anything is written, so the
+      // run goes on; the invoice stays scheduled and is tried again the next day.
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      log?.warn({ workspace_id: workspaceId, invoice_id: id, reason: err.message }, 'scheduled invoice not sent');
+    }
+  }
+
+  const overdue = await trx
+    .updateTable('invoices')
+    .set({ status: 'overdue', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('status', 'in', ['sent', 'partially_paid'])
+    .where('due_date', '<', date)
+    .returning('id')
+    .execute();
+
+  const expired = await trx
+    .updateTable('quotes')
+    .set({ status: 'expired', updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'awaiting_response')
+    .where('expire_on', '<', date)
+    .returning('id')
+    .execute();
+  // Every quote status change is kept, as the status endpoint keeps it (no acting user).
+  if (expired.length) {
+    await trx
+      .insertInto('quote_status_changes')
+      .values(expired.map((q) => ({ workspace_id: workspaceId, quote_id: q.id, status: 'expired', comment: null, user_id: null, created_at: at })))
+      .execute();
+  }
+
+  const ids = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
+  return { overdue_invoices: ids(overdue), expired_quotes: ids(expired), sent_invoices: sent };
+}
+
+/** Claims the run of `job` for the workspace and date in `scheduled_runs`: false when it already ran (or runs). */
+export async function claimRun(trx: Kysely<DB>, workspaceId: number, date: string): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('scheduled_runs')
+    .values({ workspace_id: workspaceId, job: DOCUMENTS_DAILY_JOB, run_date: date, created_at: now() })
+    .onConflict((oc) => oc.columns(['workspace_id', 'job', 'run_date']).doNothing())
+    .returning('workspace_id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** One pass of the daily job (the worker calls it every minute). */
+export const runDocumentsDaily = (db: Kysely<DB>, nowMs = Date.now(), log?: DailyLog & DailyRunLog): Promise<number> =>
+  runDaily(
+    db,
+    DOCUMENTS_DAILY_JOB,
+    nowMs,
+    async (trx, w: DailyWorkspace, date) => {
+      await runDocumentsDay(trx, w.id, date, log);
+    },
+    log,
+  );

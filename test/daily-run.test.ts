@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
+import { zonedDate } from '../src/domain/zoned-time.ts';
+import { buildTestApp, type Client, client, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
+
+// EXTENSIONS E5: the daily run of invoices and quotes, and `fieldwork daily`.
+describe('the daily document run (E5)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  /** A workspace with one document in each interesting state relative to `day` (2030-06-15). */
+  async function seeded() {
+    const ws = await seedWorkspace(t.db);
+    const api = client(t.app, ws.token);
+    const contact = (await api.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'L', email: 'ada@example.test' })).body.data.id;
+    const mute = (await api.post('/api/v1/contacts', { first_name: 'No', last_name: 'Mail' })).body.data.id;
+    const inv = async (body: Record<string, unknown>) =>
+      (await api.post('/api/v1/invoices', { contact_id: contact, line_items: [{ name: 'W', unitPrice: 50, quantity: 1 }], ...body })).body.data.id as number;
+    const quote = async (body: Record<string, unknown>) => (await api.post('/api/v1/quotes', { contact_id: contact, ...body })).body.data.id as number;
+    const ids = {
+      sentPast: await inv({ status: 'sent', due_date: '2030-06-14' }),
+      sentToday: await inv({ status: 'sent', due_date: '2030-06-15' }),
+      partialPast: await inv({ status: 'sent', due_date: '2030-06-01' }),
+      paidPast: await inv({ status: 'paid', due_date: '2030-06-01' }),
+      draftPast: await inv({ status: 'draft', due_date: '2030-06-01' }),
+      sentNoDue: await inv({ status: 'sent' }),
+      scheduledToday: await inv({ status: 'scheduled', send_on: '2030-06-15', due_date: '2030-07-15' }),
+      scheduledPast: await inv({ status: 'scheduled', send_on: '2030-06-01', due_date: '2030-06-10' }),
+      scheduledLater: await inv({ status: 'scheduled', send_on: '2030-06-16' }),
+      scheduledNoEmail: await inv({ status: 'scheduled', send_on: '2030-06-15', contact_id: mute }),
+      quotePast: await quote({ status: 'awaiting_response', expire_on: '2030-06-14' }),
+      quoteToday: await quote({ status: 'awaiting_response', expire_on: '2030-06-15' }),
+      quoteDraftPast: await quote({ status: 'draft', expire_on: '2030-06-01' }),
+    };
+    await api.post(`/api/v1/invoices/${ids.partialPast}/payments`, { amount: 10 });
+    return { ws, api, ids };
+  }
+
+  const statusOf = async (api: Client, path: string, id: number) => (await api.get(`/api/v1/${path}/${id}`)).body.data.status as string;
+
+  test('moves what is due, sends scheduled invoices as invoice_to_customer, and a second run changes nothing', async () => {
+    const { ws, api, ids } = await seeded();
+    const other = await seeded(); // another workspace: untouched by this one's run
+    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15'));
+    assert.deepEqual(result, {
+      // the past-due scheduled invoice is sent, then overdue on the same run
+      overdue_invoices: [ids.sentPast, ids.partialPast, ids.scheduledPast].sort((a, b) => a - b),
+      expired_quotes: [ids.quotePast],
+      sent_invoices: [ids.scheduledToday, ids.scheduledPast],
+    });
+    for (const [id, status] of [
+      [ids.sentPast, 'overdue'],
+      [ids.sentToday, 'sent'],
+      [ids.partialPast, 'overdue'],
+      [ids.paidPast, 'paid'],
+      [ids.draftPast, 'draft'],
+      [ids.sentNoDue, 'sent'],
+      [ids.scheduledToday, 'sent'],
+      [ids.scheduledLater, 'scheduled'],
+      [ids.scheduledNoEmail, 'scheduled'],
+    ] as const)
+      assert.equal(await statusOf(api, 'invoices', id), status, `invoice ${id}`);
+    assert.equal(await statusOf(api, 'quotes', ids.quotePast), 'expired');
+    assert.equal(await statusOf(api, 'quotes', ids.quoteToday), 'awaiting_response');
+    assert.equal(await statusOf(api, 'quotes', ids.quoteDraftPast), 'draft');
+    const changes = (await api.get(`/api/v1/quotes/${ids.quotePast}`)).body.data.status_changes;
+    assert.deepEqual(changes.at(-1).status, 'expired', 'kept in the status history');
+
+    const messages = await t.db.selectFrom('messages').select(['type', 'module_id']).where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
+    assert.deepEqual(messages, [
+      { type: 'invoice_to_customer', module_id: ids.scheduledToday },
+      { type: 'invoice_to_customer', module_id: ids.scheduledPast },
+    ]);
+    const sentEvents = (await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'invoice_sent').map((e) => e.data.id);
+    assert.ok(sentEvents.includes(ids.scheduledToday), 'D16: invoice_sent on entering sent');
+
+    const again = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15'));
+    assert.deepEqual(again, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    assert.equal((await t.db.selectFrom('messages').select('id').where('workspace_id', '=', ws.workspace.id).execute()).length, 2, 'no second send');
+    assert.equal(await statusOf(other.api, 'invoices', other.ids.sentPast), 'sent', "another workspace's run is its own");
+  });
+
+  test('the worker job runs each workspace once per local day', async () => {
+    const { ws, api, ids } = await seeded();
+    // A clock at which the workspace's local date is after every due date above.
+    const nowMs = Date.parse('2030-07-20T12:00:00Z');
+    assert.ok((await runDocumentsDaily(t.db, nowMs)) >= 1);
+    assert.equal(await statusOf(api, 'invoices', ids.sentPast), 'overdue');
+    assert.equal(await statusOf(api, 'invoices', ids.scheduledLater), 'sent', 'send_on 2030-06-16 <= 2030-07-20');
+    const runs = await t.db.selectFrom('scheduled_runs').selectAll().where('workspace_id', '=', ws.workspace.id).where('job', '=', 'documents_daily').execute();
+    assert.deepEqual(runs.map((r) => r.run_date), [zonedDate(nowMs, null)]);
+    // Made due after the run: not touched again until the next local day.
+    assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'sent');
+    await api.put(`/api/v1/invoices/${ids.sentNoDue}`, { due_date: '2030-01-01' });
+    assert.equal(await runDocumentsDaily(t.db, nowMs + 60_000), 0);
+    assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'sent');
+    assert.ok((await runDocumentsDaily(t.db, nowMs + 86_400_000)) >= 1);
+    assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'overdue');
+  });
+
+  test('fieldwork daily --workspace ID --date --json prints the ids it changed; twice changes nothing', async () => {
+    const { ws, ids } = await seeded();
+    const run = async (args: string[]) => {
+      const r = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), ...args, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const first = await run(['--date', '2030-06-15']);
+    assert.deepEqual(first.expired_quotes, [ids.quotePast]);
+    assert.deepEqual(first.sent_invoices, [ids.scheduledToday, ids.scheduledPast]);
+    assert.equal(first.overdue_invoices.length, 3);
+    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    const bad = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-02-30', '--json']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /YYYY-MM-DD/);
+    const missing = await spawnCli(t.url, ['daily', '--workspace', '2000000000', '--json']);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /workspace 2000000000 not found/);
+    const today = await run([]); // today: nothing above is due before 2030
+    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+  });
+});
