@@ -520,8 +520,12 @@ describe('E11 idempotency keys', () => {
       ['PUT', () => `/api/v1/quotes/${ids.quote}/status`, () => ({ status: 'accepted' }), null],
       ['POST', () => '/api/v1/jobs', () => ({ name: 'Install' }), 'jobs'],
       ['PUT', () => `/api/v1/jobs/${ids.job}/status`, () => ({ status: 'scheduled' }), null],
-      ['POST', () => '/api/v1/invoices', () => ({ name: 'INV' }), 'invoices'],
+      ['POST', () => '/api/v1/invoices', () => ({ name: 'INV', line_items: [{ name: 'Visit', quantity: 1, unitPrice: 100 }] }), 'invoices'],
       ['PUT', () => `/api/v1/invoices/${ids.invoice}/status`, () => ({ status: 'sent' }), null],
+      ['POST', () => `/api/v1/invoices/${ids.invoice}/payments`, () => ({ amount: 10 }), 'invoice_payments'],
+      ['DELETE', () => `/api/v1/invoices/${ids.invoice}/payments/${ids.payment}`, () => undefined, null],
+      ['POST', () => `/api/v1/jobs/${ids.job}/create-invoice`, () => undefined, 'invoices'],
+      ['POST', () => `/api/v1/requests/${ids.request}/create-quote`, () => undefined, 'quotes'],
       ['POST', () => '/api/v1/events', () => ({ start_date: '2024-05-06', end_date: '2024-05-06' }), 'events'],
       ['PUT', () => `/api/v1/events/${ids.event}/status`, () => ({ status: 'completed' }), null],
       ['POST', () => '/api/v1/time-entries', () => ({ start_date: '2024-04-01', end_date: '2024-04-01', total_time: 2 }), 'time_entries'],
@@ -558,7 +562,8 @@ describe('E11 idempotency keys', () => {
 
     test('the sweep covers every write route under /api/v1 and /api/webhooks', () => {
       const writes = t.app.routeTable.filter((r) => r.method !== 'GET' && r.method !== 'OPTIONS' && /^\/api\/(v1|webhooks)\//.test(r.url));
-      const routeOf = (url: string) => url.replace(/\/\d+(?=\/|$)/g, '/:id').replace(/properties\/:id$/, 'properties/:propertyId');
+      const routeOf = (url: string) =>
+        url.replace(/\/\d+(?=\/|$)/g, '/:id').replace(/properties\/:id$/, 'properties/:propertyId').replace(/payments\/:id$/, 'payments/:paymentId');
       const swept = new Set(cases.map(([method, url]) => `${method} ${routeOf(url().replace(/undefined/g, '1'))}`));
       // The generic CRUD updates not listed run the same code as the contacts PUT.
       const sameAsListed = /^PUT \/api\/v1\/(requests|quotes|jobs|invoices|events|services|tax-rates|quote-templates)\/:id$/;
@@ -597,7 +602,8 @@ describe('E11 idempotency keys', () => {
           if (url().includes('/properties')) ids.property = data.property_id ?? data.id;
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;
-          else if (!url().includes('create-quote')) ids[name] = data.id;
+          else if (url().endsWith('/payments')) ids.payment = data.id;
+          else if (!url().includes('/create-')) ids[name] = data.id;
           if (url().endsWith('/time-entries')) ids.timesheet = data.timesheet_id;
         }
       });

@@ -34,7 +34,7 @@ export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };
-      const data = await ctx.db.transaction().execute((trx) => createInvoiceFromJob(trx, req.auth.workspaceId, req.auth.userId, id));
+      const data = await transact(ctx.db, req.auth, (trx) => createInvoiceFromJob(trx, req.auth.workspaceId, req.auth.userId, id));
       return reply.code(201).send({ success: true, data });
     },
   );

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { deletedEnvelope } from '../../http/crud.ts';
+import { transact } from '../../http/transact.ts';
 import { Deleted, IdParams, Ok } from '../../kernel/schemas.ts';
 import { Type } from 'typebox';
 import { Payment, PaymentCreate, PaymentParams } from './payments.schemas.ts';
@@ -19,7 +21,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext) 
       schema: { tags, summary: 'Record a payment against an invoice', params: IdParams, body: PaymentCreate, response: { 201: Ok(Payment) } },
     },
     async (req, reply) => {
-      const data = await ctx.db.transaction().execute((trx) => addPayment(trx, req.auth.workspaceId, req.auth.userId, req.params.id, req.body));
+      const data = await transact(ctx.db, req.auth, (trx) => addPayment(trx, req.auth.workspaceId, req.auth.userId, req.params.id, req.body));
       return reply.code(201).send({ success: true as const, data });
     },
   );
@@ -35,10 +37,10 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext) 
 
   app.delete(
     '/invoices/:id/payments/:paymentId',
-    { config: { scope: 'invoices:write', notFound }, schema: { tags, summary: 'Void a payment', params: PaymentParams, response: { 200: Deleted } } },
+    { config: { scope: 'invoices:write', notFound, envelope: deletedEnvelope }, schema: { tags, summary: 'Void a payment', params: PaymentParams, response: { 200: Deleted } } },
     async (req) => {
-      await ctx.db.transaction().execute((trx) => voidPayment(trx, req.auth.workspaceId, req.params.id, req.params.paymentId));
-      return { success: true as const, data: { deleted: true as const } };
+      await transact(ctx.db, req.auth, (trx) => voidPayment(trx, req.auth.workspaceId, req.params.id, req.params.paymentId));
+      return deletedEnvelope();
     },
   );
 }

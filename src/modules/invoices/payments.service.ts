@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
-import { dialectOf, parseJson } from '../../db/json-helpers.ts';
-import type { JsonText } from '../../db/json-helpers.ts';
-import { userRefJson, type UserRef } from '../../db/related.ts';
+import { parseJson } from '../../db/json-helpers.ts';
 import type { DB } from '../../db/schema.ts';
 import { fromCents, statusAfterPayments, toCents, totalCents } from '../../domain/money.ts';
 import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
@@ -10,6 +8,7 @@ import { findInvoiceDetail, updateInvoiceRow, workspaceToday } from './invoices.
 import type { InvoiceDetail } from './invoices.schemas.ts';
 import { emitTransitions } from './invoices.service.ts';
 import type { Payment, PaymentCreate } from './payments.schemas.ts';
+import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
 
 // EXTENSIONS E3/E4: payments in integer cents. Each write locks the invoice row
 // (db/locks.ts) first, so concurrent payments and voids of one invoice queue and
@@ -17,21 +16,8 @@ import type { Payment, PaymentCreate } from './payments.schemas.ts';
 // last cent: the second exceeds the balance). The invoice's `amount_paid_cents`
 // and status move in the same transaction; `invoice_paid` fires on entering `paid`.
 
-interface PaymentRow {
-  id: number;
-  invoice_id: number;
-  amount_cents: number;
-  method: string;
-  paid_on: string;
-  reference: string | null;
-  note: string | null;
-  created_at: string;
-  user: JsonText<UserRef> | null;
-}
 
 const paymentOf = ({ amount_cents, user, ...p }: PaymentRow): Payment => ({ ...p, amount: fromCents(amount_cents), created_by: parseJson(user) });
-
-const PAYMENT_COLUMNS = ['id', 'invoice_id', 'amount_cents', 'method', 'paid_on', 'reference', 'note', 'created_at'] as const;
 
 /** The stored cents back from `amount_paid` (cents / 100): exact, as cents are integers. */
 const paidCentsOf = (invoice: InvoiceDetail): number => Math.round(invoice.amount_paid * 100);
@@ -56,54 +42,32 @@ export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: s
   if (before.status === 'draft' || before.status === 'cancelled') throw conflict('Invoice is not open for payment');
   const paidCents = paidCentsOf(before);
   if (cents > totalCents(before.total) - paidCents) throw new AppError(400, 'Payment exceeds the invoice balance');
-  const d = dialectOf(trx);
-  const row = await trx
-    .insertInto('invoice_payments')
-    .values({
-      workspace_id: workspaceId,
-      invoice_id: invoiceId,
-      amount_cents: cents,
-      method: body.method ?? 'other',
-      paid_on: body.paid_on ?? (await workspaceToday(trx, workspaceId)),
-      reference: body.reference ?? null,
-      note: body.note ?? null,
-      created_by: userId,
-      created_at: now(),
-    })
-    .returning(PAYMENT_COLUMNS)
-    .returning((eb) => userRefJson(eb, d, 'invoice_payments.created_by').as('user'))
-    .executeTakeFirstOrThrow();
+  const row = await insertPayment(trx, {
+    workspace_id: workspaceId,
+    invoice_id: invoiceId,
+    amount_cents: cents,
+    method: body.method ?? 'other',
+    paid_on: body.paid_on ?? (await workspaceToday(trx, workspaceId)),
+    reference: body.reference ?? null,
+    note: body.note ?? null,
+    created_by: userId,
+    created_at: now(),
+  });
   await settle(trx, workspaceId, before, paidCents + cents);
   return paymentOf(row);
 }
 
 /** E3: the invoice's payments, oldest `paid_on` first. */
 export async function listPayments(db: Kysely<DB>, workspaceId: number, invoiceId: number): Promise<Payment[]> {
-  const d = dialectOf(db);
-  const exists = await db.selectFrom('invoices').select('id').where('workspace_id', '=', workspaceId).where('id', '=', invoiceId).executeTakeFirst();
-  if (!exists) throw notFound('Invoice');
-  const rows = await db
-    .selectFrom('invoice_payments')
-    .select(PAYMENT_COLUMNS)
-    .select((eb) => userRefJson(eb, d, 'invoice_payments.created_by').as('user'))
-    .where('workspace_id', '=', workspaceId)
-    .where('invoice_id', '=', invoiceId)
-    .orderBy('paid_on')
-    .orderBy('id')
-    .execute();
+  const rows = await paymentsOf(db, workspaceId, invoiceId);
+  if (!rows) throw notFound('Invoice');
   return rows.map(paymentOf);
 }
 
 /** E3: voids (deletes) one payment of the invoice; another invoice's or workspace's is "Payment not found" (D5). */
 export async function voidPayment(trx: Kysely<DB>, workspaceId: number, invoiceId: number, paymentId: number): Promise<void> {
   const before = await lockedInvoice(trx, workspaceId, invoiceId);
-  const removed = await trx
-    .deleteFrom('invoice_payments')
-    .where('workspace_id', '=', workspaceId)
-    .where('invoice_id', '=', invoiceId)
-    .where('id', '=', paymentId)
-    .returning('amount_cents')
-    .executeTakeFirst();
+  const removed = await deletePayment(trx, workspaceId, invoiceId, paymentId);
   if (!removed) throw notFound('Payment');
   await settle(trx, workspaceId, before, paidCentsOf(before) - removed.amount_cents);
 }

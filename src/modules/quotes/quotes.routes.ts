@@ -33,7 +33,7 @@ export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };
-      const data = await ctx.db.transaction().execute((trx) => createQuoteFromRequest(trx, req.auth.workspaceId, req.auth.userId, id));
+      const data = await transact(ctx.db, req.auth, (trx) => createQuoteFromRequest(trx, req.auth.workspaceId, req.auth.userId, id));
       return reply.code(201).send({ success: true, data });
     },
   );
