@@ -27,7 +27,7 @@ const start = (name: string) => {
 const bare = start('bare');
 const server = start('server');
 const info = {
-  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; dialect: string }),
+  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; payableInvoiceId: number; dialect: string }),
   bare: await bare.line,
 };
 // The app's resident memory, sampled while it is under load.
@@ -63,6 +63,12 @@ const all: Scenario[] = [
     url: `${info.app}/api/forms/embed-request`,
     method: 'POST',
     body: JSON.stringify({ apiKey: info.formKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'web@example.test', phone: '+15550100', description: 'Leaking tap in the kitchen' } }),
+  },
+  {
+    name: 'POST /api/v1/invoices/:id/payments (locks the invoice, moves the balance)',
+    url: `${info.app}/api/v1/invoices/${info.payableInvoiceId}/payments`,
+    method: 'POST',
+    body: JSON.stringify({ amount: 0.01, method: 'card' }),
   },
   { name: 'GET /api/v1/quotes?status=awaiting_response', url: `${info.app}/api/v1/quotes?status=awaiting_response` },
   {

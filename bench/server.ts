@@ -10,6 +10,7 @@ import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedContacts } from './seed.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
+import { createInvoice } from '../src/modules/invoices/invoices.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
 import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspace.service.ts';
 
@@ -52,5 +53,10 @@ const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
-console.log(JSON.stringify({ side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+// An invoice with a balance no run can pay off, for the payment scenario (E3: each payment locks it).
+const payable = await database.db.transaction().execute((trx) =>
+  createInvoice(trx, workspace.id, owner.user_id, { name: 'Payable', status: 'sent', line_items: [{ name: 'Big job', quantity: 1, unitPrice: 100_000_000 }] }),
+);
+
+console.log(JSON.stringify({ payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit

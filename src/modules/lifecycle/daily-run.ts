@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { now } from '../../db/json.ts';
 import { locked } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
@@ -62,6 +62,21 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
     .returning('id')
     .execute();
 
+  // Every quote status change is kept, as the status endpoint keeps it (no acting
+  // user): the history rows first, from the same condition, in one set-based statement
+  // (a VALUES list per quote would pass SQLite's parameter limit at 10,000 quotes).
+  await trx
+    .insertInto('quote_status_changes')
+    .columns(['workspace_id', 'quote_id', 'status', 'comment', 'user_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('quotes')
+        .select((s) => ['quotes.workspace_id', 'quotes.id', s.val('expired').as('status'), sql<null>`null`.as('comment'), sql<null>`null`.as('user_id'), s.val(at).as('created_at')])
+        .where('quotes.workspace_id', '=', workspaceId)
+        .where('quotes.status', '=', 'awaiting_response')
+        .where('quotes.expire_on', '<', date),
+    )
+    .execute();
   const expired = await trx
     .updateTable('quotes')
     .set({ status: 'expired', updated_at: at })
@@ -70,13 +85,6 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
     .where('expire_on', '<', date)
     .returning('id')
     .execute();
-  // Every quote status change is kept, as the status endpoint keeps it (no acting user).
-  if (expired.length) {
-    await trx
-      .insertInto('quote_status_changes')
-      .values(expired.map((q) => ({ workspace_id: workspaceId, quote_id: q.id, status: 'expired', comment: null, user_id: null, created_at: at })))
-      .execute();
-  }
 
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
   return { overdue_invoices: ids(overdue), expired_quotes: ids(expired), sent_invoices: sent };
