@@ -86,7 +86,13 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       }
-      return (source: string) => {
+      return (text: string) => {
+        // Kysely opens transactions with a deferred BEGIN. In WAL mode a deferred
+        // transaction that read first and then writes fails at once with SQLITE_BUSY
+        // when another connection (the CLI, a worker process) wrote meanwhile; the busy
+        // timeout is not applied. Ours write, so they take the write lock up front
+        // (BEGIN IMMEDIATE) and wait for it instead.
+        const source = text === 'begin' ? 'begin immediate' : text;
         let stmt = cache.get(source);
         if (!stmt) {
           if (cache.size >= max) cache.delete(cache.keys().next().value!);
