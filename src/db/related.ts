@@ -146,17 +146,6 @@ export function pendingRow(workspaceId: number, ints: Record<string, number | nu
 
 type Db = Kysely<DB>;
 
-export async function contactName(db: Db, workspaceId: number, id: number | null) {
-  if (id === null) return null;
-  const c = await db
-    .selectFrom('contacts')
-    .select(['id', 'first_name', 'last_name'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return c ?? null;
-}
-
 export async function propertyRef(db: Db, workspaceId: number, id: number | null) {
   if (id === null) return null;
   const p = await db.selectFrom('properties').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
@@ -165,13 +154,3 @@ export async function propertyRef(db: Db, workspaceId: number, id: number | null
   return { id: p.id, address: { street, street_2, city, state, postal_code, country }, property_type: p.property_type };
 }
 
-export async function documentRef(db: Db, table: 'requests' | 'quotes' | 'jobs', workspaceId: number, id: number | null) {
-  if (id === null) return null;
-  const r = await db
-    .selectFrom(table)
-    .select(['id', 'number', 'name', 'status'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return r ?? null;
-}
