@@ -13,6 +13,7 @@ import { createInvoice } from '../src/modules/invoices/invoices.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
 import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
 import { scratchDatabase } from './scratch.ts';
+import { copyRows } from '../test/helpers.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 10_000);
 const scratch = await scratchDatabase();
@@ -30,13 +31,7 @@ const invoice = await db.transaction().execute((trx) =>
 const quote = await db.transaction().execute((trx) =>
   createQuote(trx, workspace.id, owner.user_id, { name: 'Open', status: 'awaiting_response', expire_on: '2026-01-31', line_items: items }),
 );
-const series = dialect === 'postgres' ? sql`generate_series(2, ${rows}) as n(i)` : sql`(with recursive n(i) as (select 2 union all select i + 1 from n where i < ${rows}) select i from n) as n`;
-const copy = async (table: 'invoices' | 'quotes', id: number) => {
-  const columns = (await sql<{ name: string }>`select * from ${sql.table(table)} where id = ${id}`.execute(db)).rows[0];
-  const names = Object.keys(columns).filter((c) => c !== 'id' && c !== 'number');
-  const list = sql.join(names.map((c) => sql.ref(c)));
-  await sql`insert into ${sql.table(table)} (${list}, number) select ${list}, n.i from ${sql.table(table)}, ${series} where ${sql.ref(`${table}.id`)} = ${id}`.execute(db);
-};
+const copy = (table: 'invoices' | 'quotes', id: number) => copyRows(db, dialect, table, id, rows);
 const seeded = Date.now();
 await copy('invoices', invoice.id);
 await copy('quotes', quote.id);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
-import { buildTestApp, type Client, client, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
+import { buildTestApp, type Client, client, copyRows, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
 
 // EXTENSIONS E5: the daily run of invoices and quotes, and `fieldwork daily`.
 describe('the daily document run (E5)', () => {
@@ -82,6 +82,25 @@ describe('the daily document run (E5)', () => {
     assert.deepEqual(again, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
     assert.equal((await t.db.selectFrom('messages').select('id').where('workspace_id', '=', ws.workspace.id).execute()).length, 2, 'no second send');
     assert.equal(await statusOf(other.api, 'invoices', other.ids.sentPast), 'sent', "another workspace's run is its own");
+  });
+
+  test('12,000 due invoices and 12,000 expired quotes move in a few set-based statements', async () => {
+    // Set-based (E5): the statements do not grow with the rows, and no statement
+    // carries a parameter per row (SQLite refuses more than 32,766 of them).
+    const ws = await seedWorkspace(t.db);
+    const api = client(t.app, ws.token);
+    const items = [{ name: 'Visit', quantity: 1, unitPrice: 120 }];
+    const invoice = (await api.post('/api/v1/invoices', { status: 'sent', date: '2030-01-01', due_date: '2030-01-31', line_items: items })).body.data.id;
+    const quote = (await api.post('/api/v1/quotes', { status: 'awaiting_response', expire_on: '2030-01-31', line_items: items })).body.data.id;
+    await copyRows(t.db, t.database.dialect, 'invoices', invoice, 12_000);
+    await copyRows(t.db, t.database.dialect, 'quotes', quote, 12_000);
+    t.queries.length = 0;
+    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-01'));
+    assert.equal(result.overdue_invoices.length, 12_000);
+    assert.equal(result.expired_quotes.length, 12_000);
+    assert.ok(t.queries.length <= 8, `${t.queries.length} statements`);
+    const expired = await t.db.selectFrom('quotes').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).where('status', '=', 'expired').executeTakeFirstOrThrow();
+    assert.equal(Number(expired.n), 12_000);
   });
 
   test('the worker job runs each workspace once per local day', async () => {

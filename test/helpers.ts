@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -193,4 +193,18 @@ export async function startServer(url: string, env: Record<string, string> = {})
     });
   });
   return { child, base };
+}
+
+/**
+ * Copies row `id` of `table` `count - 1` times in one INSERT ... SELECT (numbers
+ * 2..count), for tests and benches that need thousands of documents fast.
+ */
+export async function copyRows(db: Kysely<DB>, dialect: 'sqlite' | 'postgres', table: 'invoices' | 'quotes', id: number, count: number): Promise<void> {
+  const series =
+    dialect === 'postgres'
+      ? sql`generate_series(2, ${count}) as n(i)`
+      : sql`(with recursive n(i) as (select 2 union all select i + 1 from n where i < ${count}) select i from n) as n`;
+  const columns = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} where id = ${id}`.execute(db)).rows[0];
+  const list = sql.join(Object.keys(columns).filter((c) => c !== 'id' && c !== 'number').map((c) => sql.ref(c)));
+  await sql`insert into ${sql.table(table)} (${list}, number) select ${list}, n.i from ${sql.table(table)}, ${series} where ${sql.ref(`${table}.id`)} = ${id}`.execute(db);
 }

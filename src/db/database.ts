@@ -19,6 +19,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Runs a compiled read outside Kysely's driver: on SQLite a second connection
+ * that only reads (WAL: it sees every committed write, never a transaction in
+ * progress on the writer), on PostgreSQL a named statement on the pool (parsed
+ * and planned once per connection). Only the root handle has one; a transaction
+ * does not, so its reads stay inside it.
+ */
+export type DirectRead = (name: string, sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+const directReads = new WeakMap<Kysely<DB>, DirectRead>();
+export const directReadOf = (db: Kysely<DB>): DirectRead | undefined => directReads.get(db);
+
 export interface DbOptions {
   /** Called with the SQL of every statement run (tests count round trips with it). */
   onQuery?: (sql: string) => void;
@@ -55,6 +66,10 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // broken client when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    directReads.set(db, async (name, text, values) => {
+      onQuery?.(text);
+      return (await pool.query({ name, text, values: values as unknown[] })).rows;
+    });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
   if (url.startsWith('sqlite:')) {
@@ -66,7 +81,26 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
-    return { db, dialect: 'sqlite', url, close: () => db.destroy() };
+    if (file === ':memory:') return { db, dialect: 'sqlite', url, close: () => db.destroy() };
+    const reader = new SQLite(file);
+    reader.pragma('busy_timeout = 5000');
+    reader.pragma('query_only = 1');
+    const statements = new Map<string, SQLite.Statement>();
+    directReads.set(db, async (_name, text, parameters) => {
+      onQuery?.(text);
+      let stmt = statements.get(text);
+      if (!stmt) statements.set(text, (stmt = reader.prepare(text)));
+      return stmt.all(...parameters);
+    });
+    return {
+      db,
+      dialect: 'sqlite',
+      url,
+      close: async () => {
+        await db.destroy();
+        reader.close();
+      },
+    };
   }
   throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
 }

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directReadOf } from './database.ts';
 import type { DB } from './schema.ts';
 
 type Kind = 'number' | 'string';
@@ -7,6 +8,7 @@ export type Params<S extends Record<string, Kind>> = { [K in keyof S]: ValueOf<S
 
 // Sentinels no real parameter can equal: ids are positive, and no stored text starts with U+0000.
 let nextSentinel = 0;
+let nextStatement = 0;
 const sentinel = (kind: Kind): number | string => (kind === 'number' ? -1e15 - ++nextSentinel : `\u0000fieldwork-param-${++nextSentinel}`);
 
 /**
@@ -24,6 +26,7 @@ export function prepared<S extends Record<string, Kind>, O>(
   const sentinels = Object.fromEntries(names.map((n) => [n, sentinel(shape[n])])) as Params<S>;
   // One compiled form per dialect: a transaction shares its database's adapter.
   const byAdapter = new WeakMap<object, { compiled: CompiledQuery<O>; slots: ((keyof S & string) | undefined)[] }>();
+  const name = `fieldwork_prepared_${++nextStatement}`;
   const compile = (db: Kysely<DB>) => {
     const compiled = build(db, sentinels).compile();
     const slots = compiled.parameters.map((value) => names.find((n) => sentinels[n] === value));
@@ -38,6 +41,9 @@ export function prepared<S extends Record<string, Kind>, O>(
       const slot = slots[i];
       return slot === undefined ? value : values[slot];
     });
+    // Outside a transaction the read skips Kysely's driver (database.ts, DirectRead).
+    const direct = directReadOf(db);
+    if (direct) return (await direct(name, compiled.sql, parameters)) as O[];
     return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
   };
 }
