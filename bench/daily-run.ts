@@ -40,7 +40,7 @@ console.error(`seeded ${rows} invoices and ${rows} quotes in ${((Date.now() - se
 
 statements = 0;
 const started = process.hrtime.bigint();
-const result = await db.transaction().execute((trx) => runDocumentsDay(trx, workspace.id, '2026-06-01'));
+const result = await db.transaction().execute((trx) => runDocumentsDay(trx, workspace.id, '2026-06-01', { publicUrl: 'http://localhost', hubLinkTtl: 86_400_000 }));
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const ran = statements;
 if (result.overdue_invoices.length !== rows || result.expired_quotes.length !== rows) throw new Error(`moved ${result.overdue_invoices.length} / ${result.expired_quotes.length}`);

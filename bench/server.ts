@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedContacts } from './seed.ts';
+import { mintHubLink } from '../src/modules/hub/hub.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createInvoice } from '../src/modules/invoices/invoices.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
@@ -49,7 +50,7 @@ const sent = await database.db.transaction().execute((trx) =>
 await setWorkspace(database.db, workspace.id, { email_allowance: '100000000' });
 
 // A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
-const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM_RATE_LIMIT: '100000000/1h', LOG_LEVEL: 'warn' });
+const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM_RATE_LIMIT: '100000000/1h', HUB_RATE_LIMIT: '100000000/1m', LOG_LEVEL: 'warn' });
 const app = await buildApp({ config, database, logger: false });
 const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -58,5 +59,12 @@ const payable = await database.db.transaction().execute((trx) =>
   createInvoice(trx, workspace.id, owner.user_id, { name: 'Payable', status: 'sent', line_items: [{ name: 'Big job', quantity: 1, unitPrice: 100_000_000 }] }),
 );
 
-console.log(JSON.stringify({ payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+// E8: a quote awaiting the customer's answer, and a hub link to it (the hub's quote page scenario).
+const hubQuote = await database.db.transaction().execute((trx) =>
+  createQuote(trx, workspace.id, owner.user_id, { name: 'Hub quote', contact_id: contactId, line_items: lineItems, tax_rate: 8, status: 'awaiting_response' }),
+);
+const hubLink = await database.db.transaction().execute((trx) => mintHubLink(trx, workspace.id, contactId, config, `/quotes/${hubQuote.id}`));
+const hubQuotePath = new URL(hubLink.url).pathname;
+
+console.log(JSON.stringify({ hubQuotePath, payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit

@@ -18,6 +18,7 @@ import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { filesRoutes } from './modules/uploads/files.routes.ts';
 import { intakeRoutes } from './modules/intake/intake.routes.ts';
+import { hubRoutes } from './modules/hub/hub.routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -133,5 +134,6 @@ export async function buildApp({ config, database, redis = null, logger = true }
     await api.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // not under /api/v1
   });
   await app.register(intakeRoutes, { ...ctx, redis }); // SPEC: /api/requests, /api/forms/embed-request, /embed/form.js
+  await app.register(hubRoutes, { ...ctx, redis, prefix: '/hub' }); // E8: the customer hub's HTML pages under /hub
   return app;
 }

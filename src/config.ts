@@ -24,6 +24,8 @@ export interface Config {
   /** A second listener serving Prometheus `/metrics` (src/http/metrics.ts); null = none. */
   metricsPort: number | null;
   idempotencyTtl: number; // ms a stored idempotent response is replayed (E11)
+  hubLinkTtl: number; // ms a customer hub link stays valid (E7)
+  hubRateLimit: RateLimit; // hub requests per token and per client address (E8a)
 }
 
 export interface RateLimit {
@@ -91,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: parseDuration(env.RETENTION ?? '30d', 'RETENTION'),
     metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : null,
     idempotencyTtl: parseDuration(env.IDEMPOTENCY_TTL ?? '24h', 'IDEMPOTENCY_TTL'),
+    hubLinkTtl: parseDuration(env.HUB_LINK_TTL ?? '30d', 'HUB_LINK_TTL'),
+    hubRateLimit: parseRateLimit(env.HUB_RATE_LIMIT ?? '60/1m', 'HUB_RATE_LIMIT'),
   };
 }

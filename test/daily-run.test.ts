@@ -45,7 +45,7 @@ describe('the daily document run (E5)', () => {
   test('moves what is due, sends scheduled invoices as invoice_to_customer, and a second run changes nothing', async () => {
     const { ws, api, ids } = await seeded();
     const other = await seeded(); // another workspace: untouched by this one's run
-    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15'));
+    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15', t.config));
     assert.deepEqual(result, {
       // the past-due scheduled invoice is sent, then overdue on the same run
       overdue_invoices: [ids.sentPast, ids.partialPast, ids.scheduledPast].sort((a, b) => a - b),
@@ -78,7 +78,7 @@ describe('the daily document run (E5)', () => {
     const sentEvents = (await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'invoice_sent').map((e) => e.data.id);
     assert.ok(sentEvents.includes(ids.scheduledToday), 'D16: invoice_sent on entering sent');
 
-    const again = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15'));
+    const again = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-15', t.config));
     assert.deepEqual(again, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
     assert.equal((await t.db.selectFrom('messages').select('id').where('workspace_id', '=', ws.workspace.id).execute()).length, 2, 'no second send');
     assert.equal(await statusOf(other.api, 'invoices', other.ids.sentPast), 'sent', "another workspace's run is its own");
@@ -107,7 +107,7 @@ describe('the daily document run (E5)', () => {
     const { ws, api, ids } = await seeded();
     // A clock at which the workspace's local date is after every due date above.
     const nowMs = Date.parse('2030-07-20T12:00:00Z');
-    assert.ok((await runDocumentsDaily(t.db, nowMs)) >= 1);
+    assert.ok((await runDocumentsDaily(t.db, nowMs, undefined, t.config)) >= 1);
     assert.equal(await statusOf(api, 'invoices', ids.sentPast), 'overdue');
     assert.equal(await statusOf(api, 'invoices', ids.scheduledLater), 'sent', 'send_on 2030-06-16 <= 2030-07-20');
     const runs = await t.db.selectFrom('scheduled_runs').selectAll().where('workspace_id', '=', ws.workspace.id).where('job', '=', 'documents_daily').execute();
@@ -115,9 +115,9 @@ describe('the daily document run (E5)', () => {
     // Made due after the run: not touched again until the next local day.
     assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'sent');
     await api.put(`/api/v1/invoices/${ids.sentNoDue}`, { due_date: '2030-01-01' });
-    assert.equal(await runDocumentsDaily(t.db, nowMs + 60_000), 0);
+    assert.equal(await runDocumentsDaily(t.db, nowMs + 60_000, undefined, t.config), 0);
     assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'sent');
-    assert.ok((await runDocumentsDaily(t.db, nowMs + 86_400_000)) >= 1);
+    assert.ok((await runDocumentsDaily(t.db, nowMs + 86_400_000, undefined, t.config)) >= 1);
     assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'overdue');
   });
 

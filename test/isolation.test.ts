@@ -24,6 +24,9 @@ const openInvoice = async (a: Client) =>
 const fixtures: Record<string, Fixture> = {
   '/api/v1/contacts/:id': { make: async (a) => ({ id: await contact(a) }), body: { company: 'Changed' } },
   '/api/v1/contacts/:id/properties': { make: async (a) => ({ id: await contact(a) }), body: { address: { city: 'X' } } },
+  // E7: another workspace's contact gets no link, and keeps its links.
+  '/api/v1/contacts/:id/hub-link': { make: async (a) => ({ id: await contact(a) }) },
+  '/api/v1/contacts/:id/hub-links': { make: async (a) => ({ id: await contact(a) }) },
   '/api/v1/contacts/:id/properties/:propertyId': {
     make: async (a) => {
       const id = await contact(a);

@@ -473,7 +473,7 @@ describe('message delivery', () => {
       assert.deepEqual(Object.keys(body).sort(), ['body', 'to']);
       assert.equal(body.to, phone);
       assert.equal(body.body, sms.body_text);
-      assert.equal(body.body, `${ws.workspace.name}: we've emailed you quote #${quote.number} ($0.00).`);
+      assert.match(String(body.body), new RegExp(`^${ws.workspace.name}: we've emailed you quote #${quote.number} \\(\\$0\\.00\\)\\. http://fieldwork\\.test/hub/[A-Za-z0-9_-]{43}/quotes/${quote.id}$`)); // E7
       const row = await messageRow(sms.id);
       assert.equal(row.status, 'sent');
       assert.equal(row.attempts, 1);

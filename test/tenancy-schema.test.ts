@@ -29,6 +29,7 @@ const EXEMPT_INDEXES: Record<string, string> = {
   // Global uniqueness, to be rekeyed under Citus (docs/scaling.md "Keys that change").
   'users(user_id)': 'a user id is unique across workspaces; Citus: unique (workspace_id, user_id)',
   'api_keys(token_hash)': 'the key lookup before the workspace is known; Citus: (workspace_id, token_hash), the workspace taken from the token prefix',
+  'hub_links(token_hash)': 'the hub link lookup before the workspace is known (E7); Citus: a reference lookup table, or the workspace hash in the token',
   'jobs(quote_id)': 'one job per quote; Citus: unique (workspace_id, quote_id)',
   'stored_files(bucket, path)': 'one row per stored object; Citus: unique (workspace_id, bucket, path)',
   // Retention prunes expired records across workspaces; Citus: the same pass runs on every shard.

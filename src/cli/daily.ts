@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dayMs, zonedDate } from '../domain/zoned-time.ts';
 import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
+import { loadConfig } from '../config.ts';
 import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 
 interface DailyOpts {
@@ -33,7 +34,7 @@ export function dailyCommand(): Command {
         const date = opts.date ?? zonedDate(Date.now(), w.timezone);
         return db.transaction().execute(async (trx) => {
           await claimRun(trx, w.id, date);
-          return runDocumentsDay(trx, w.id, date);
+          return runDocumentsDay(trx, w.id, date, loadConfig());
         });
       });
       const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;

@@ -198,6 +198,8 @@ export interface QuotesTable extends Pricing {
   payment_instructions: string | null;
   status: string;
   custom_fields: Json;
+  /** E8: the customer's approval through the hub, JSON `{signature_name, message, approved_at}`. */
+  approval: Json | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -210,6 +212,8 @@ export interface QuoteStatusChangesTable {
   status: string;
   comment: string | null;
   user_id: string | null;
+  /** E8: 1 when the customer made it in the hub. */
+  by_customer: Generated<number>;
   created_at: string;
 }
 
@@ -363,9 +367,21 @@ export interface EventsTable {
   multi_day: number;
   type: string;
   status: string;
+  /** E8: when the customer confirmed the appointment in the hub. */
+  customer_confirmed_at: string | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** E7: a customer hub link; only the SHA-256 of its token is kept. */
+export interface HubLinksTable {
+  id: Generated<number>;
+  workspace_id: number;
+  contact_id: number;
+  token_hash: string;
+  expires_at: string;
+  created_at: string;
 }
 
 /** An event's `assignee_ids`, one row per user UUID. */
@@ -443,6 +459,7 @@ export interface DB {
   scheduled_runs: ScheduledRunsTable;
   appointment_reminders: AppointmentRemindersTable;
   idempotency_keys: IdempotencyKeysTable;
+  hub_links: HubLinksTable;
   row_counts: RowCountsTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;

@@ -25,7 +25,7 @@ export interface WorkerLog {
 }
 
 /** A daily job's pass over the workspaces whose local day has begun (see schedule.ts `runDaily`); returns how many it ran. */
-export type DailyJob = (db: Kysely<DB>, nowMs: number, log?: WorkerLog) => Promise<number>;
+export type DailyJob = (db: Kysely<DB>, nowMs: number, log: WorkerLog | undefined, config: WorkerOptions['config']) => Promise<number>;
 
 export interface WorkerOptions {
   db: Kysely<DB>;
@@ -33,7 +33,7 @@ export interface WorkerOptions {
   /** Read at every attempt: main.ts fills in publicUrl once the port is known. */
   config: Pick<
     Config,
-    'publicUrl' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
+    'publicUrl' | 'hubLinkTtl' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
   >;
   log?: WorkerLog;
   /** Deliveries and messages in flight at once. */
@@ -164,7 +164,7 @@ export class Worker {
   /** The daily jobs' pass (e.g. D22 `appointments_soon`); the loop runs it every `scheduleMs`. */
   async runScheduled(nowMs = Date.now()): Promise<number> {
     let ran = 0;
-    for (const job of this.daily) ran += await job(this.db, nowMs, this.log);
+    for (const job of this.daily) ran += await job(this.db, nowMs, this.log, this.config);
     return ran;
   }
 

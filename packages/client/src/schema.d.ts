@@ -1051,6 +1051,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/{id}/hub-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a link to the contact's customer hub
+         * @description Scope: `contacts:write`.
+         */
+        post: operations["createHubLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}/hub-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke every link to the contact's customer hub
+         * @description Scope: `contacts:write`.
+         */
+        delete: operations["revokeHubLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe": {
         parameters: {
             query?: never;
@@ -1443,6 +1483,7 @@ export interface components {
             assignee_ids: string[];
             created_at: string;
             updated_at: string;
+            customer_confirmed_at: string | null;
             assignees: {
                 /** Format: uuid */
                 id: string;
@@ -1561,6 +1602,11 @@ export interface components {
             total: number;
             status: string;
             custom_fields: unknown;
+            approval: {
+                signature_name: string;
+                message: string | null;
+                approved_at: string;
+            } | null;
             created_at: string;
             updated_at: string;
             contact: {
@@ -2389,6 +2435,11 @@ export interface components {
                 /** Format: email */
                 email: string;
             };
+        };
+        CreateHubLinkResult: {
+            /** @description PUBLIC_URL/hub/<token>: the customer hub of this contact */
+            url: string;
+            expires_at: string;
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
@@ -5543,6 +5594,72 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createHubLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateHubLinkResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeHubLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -30,6 +30,7 @@ const COLUMNS = [
   'multi_day',
   'type',
   'status',
+  'customer_confirmed_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -97,6 +98,7 @@ export async function findEventDetail(db: Kysely<DB>, workspaceId: number, id: n
   const list: Assignee[] = parseJson(assignees) ?? [];
   return {
     ...eventCodec.decode(event),
+    customer_confirmed_at: event.customer_confirmed_at,
     assignee_ids: list.map((a) => a.user_id),
     assignees: list.filter((a) => a.member !== null).map((a) => ({ id: a.user_id, first_name: a.first_name, last_name: a.last_name })),
     job: parseJson(job),

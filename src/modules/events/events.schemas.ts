@@ -56,7 +56,13 @@ export type Event = Static<typeof Event>;
 export const EventJob = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
 
 /** The single GET (and every write's answer): assignees and the job expanded (SPEC Notes per resource). */
-export const EventDetail = Type.Object({ ...Event.properties, assignees: Type.Array(UserRef), job: Nullable(EventJob) });
+export const EventDetail = Type.Object({
+  ...Event.properties,
+  /** E8: when the customer confirmed the appointment in the hub; null until then. */
+  customer_confirmed_at: Nullable(Timestamp),
+  assignees: Type.Array(UserRef),
+  job: Nullable(EventJob),
+});
 export type EventDetail = Static<typeof EventDetail>;
 
 export const EVENT_SORT = ['id', 'name', 'start_date', 'end_date', 'type', 'status', 'created_at', 'updated_at'] as const;

@@ -4,6 +4,7 @@ import { locked } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
+import type { HubLinkConfig } from '../hub/hub.service.ts';
 import { queueNotification } from '../notifications/notifications.service.ts';
 
 // EXTENSIONS E5: the documents' daily run, once per workspace and local day (D22's
@@ -27,7 +28,8 @@ export interface DailyRunLog {
 }
 
 /** The run for one workspace and local date `date` (YYYY-MM-DD), inside the caller's transaction. */
-export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date: string, log?: DailyRunLog): Promise<DailyRunResult> {
+/** `hub`: PUBLIC_URL and HUB_LINK_TTL, for the hub link of each scheduled invoice's email (E7). */
+export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date: string, hub: HubLinkConfig, log?: DailyRunLog): Promise<DailyRunResult> {
   const at = now();
   // Locked: a concurrent run waits here, then sees these rows no longer `scheduled`.
   const scheduled = await locked(
@@ -43,7 +45,7 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
   const sent: number[] = [];
   for (const { id } of scheduled) {
     try {
-      await queueNotification(trx, { workspaceId, userId: null }, { type: 'invoice_to_customer', module_id: id });
+      await queueNotification(trx, { workspaceId, userId: null }, { type: 'invoice_to_customer', module_id: id }, hub);
       sent.push(id);
     } catch (err) {
       // D19/D32: no contact with an email. Checked before anything is written, so the
@@ -102,13 +104,13 @@ export async function claimRun(trx: Kysely<DB>, workspaceId: number, date: strin
 }
 
 /** One pass of the daily job (the worker calls it every minute). */
-export const runDocumentsDaily = (db: Kysely<DB>, nowMs = Date.now(), log?: DailyLog & DailyRunLog): Promise<number> =>
+export const runDocumentsDaily = (db: Kysely<DB>, nowMs: number, log: (DailyLog & DailyRunLog) | undefined, hub: HubLinkConfig): Promise<number> =>
   runDaily(
     db,
     DOCUMENTS_DAILY_JOB,
     nowMs,
     async (trx, w: DailyWorkspace, date) => {
-      await runDocumentsDay(trx, w.id, date, log);
+      await runDocumentsDay(trx, w.id, date, hub, log);
     },
     log,
   );

@@ -5,7 +5,7 @@ import { Ok } from '../../kernel/schemas.ts';
 import { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { sendNotification } from './notifications.service.ts';
 
-export async function notificationsRoutes(fastify: FastifyInstance, { db }: AppContext) {
+export async function notificationsRoutes(fastify: FastifyInstance, { db, config }: AppContext) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/notifications',
@@ -18,6 +18,6 @@ export async function notificationsRoutes(fastify: FastifyInstance, { db }: AppC
         response: { 201: Ok(NotificationQueued) },
       },
     },
-    async (req, reply) => reply.code(201).send({ success: true as const, data: await sendNotification(db, req.auth, req.body) }),
+    async (req, reply) => reply.code(201).send({ success: true as const, data: await sendNotification(db, req.auth, req.body, config) }),
   );
 }

@@ -15,6 +15,7 @@ import { ADMINS, notifyRoles } from '../notifications-internal/internal-notifica
 import { quoteOf, quotes } from '../quotes/quotes.repo.ts';
 import { updateQuote } from '../quotes/quotes.service.ts';
 import { findWorkspace, type Settings, settingsOf } from '../workspace/workspace.service.ts';
+import { type HubLinkConfig, mintHubLink } from '../hub/hub.service.ts';
 import { contactsForMessage, parentLinks } from './notifications.repo.ts';
 import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { formatDate, formatMoney, type NotificationType, type Placeholders, render } from './templates.ts';
@@ -36,8 +37,8 @@ interface Customer {
   info: string | null;
 }
 
-/** A type's own template values; the service adds the business and contact ones. */
-type Own<T extends NotificationType> = Omit<Placeholders<T>, 'business_name' | 'contact_name' | 'contact_first_name' | 'contact_email'>;
+/** A type's own template values; the service adds the business and contact ones and the hub link. */
+type Own<T extends NotificationType> = Omit<Placeholders<T>, 'business_name' | 'contact_name' | 'contact_first_name' | 'contact_email' | 'link'>;
 
 /** What one type's entity gives the message: its customer and the template values. */
 interface Prepared {
@@ -50,6 +51,8 @@ interface Target {
   moduleType: 'quote' | 'invoice' | 'event';
   /** SPEC's channel table: invoices go by email only. */
   sms: boolean;
+  /** E7: where the message's hub link opens, after `/hub/<token>`. */
+  hubPath(id: number): string;
   /** Loads and checks the entity (404, 400) and makes the send's status move. */
   prepare(trx: Kysely<DB>, auth: Actor, id: number, w: Workspace): Promise<Prepared>;
 }
@@ -95,6 +98,7 @@ const TARGETS: Record<NotificationType, Target> = {
     module: 'quotes',
     moduleType: 'quote',
     sms: true,
+    hubPath: (id) => `/quotes/${id}`,
     async prepare(trx, auth, id, w) {
       const row = await quotes.find(trx, w.id, id, { lock: true });
       if (!row) throw notFound('Quote');
@@ -119,6 +123,7 @@ const TARGETS: Record<NotificationType, Target> = {
     module: 'invoices',
     moduleType: 'invoice',
     sms: false,
+    hubPath: (id) => `/invoices/${id}`,
     async prepare(trx, _auth, id, w) {
       const row = await invoices.find(trx, w.id, id, { lock: true });
       if (!row) throw notFound('Invoice');
@@ -143,6 +148,7 @@ const TARGETS: Record<NotificationType, Target> = {
     module: 'events',
     moduleType: 'event',
     sms: true,
+    hubPath: () => '', // the hub home lists the appointments
     async prepare(trx, _auth, id, w) {
       const event = await findEventDetail(trx, w.id, id);
       if (!event) throw notFound('Event');
@@ -195,17 +201,21 @@ function smsAllowed(settings: Settings, type: NotificationType, customer: Custom
   );
 }
 
-export function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody): Promise<NotificationQueued> {
-  return transact(db, auth, (trx) => queueNotification(trx, auth, body));
+export function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody, hub: HubLinkConfig): Promise<NotificationQueued> {
+  return transact(db, auth, (trx) => queueNotification(trx, auth, body, hub));
 }
 
-/** The send inside the caller's transaction: checks, the status move, the queued messages. */
-export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: NotificationBody): Promise<NotificationQueued> {
+/**
+ * The send inside the caller's transaction: checks, the status move, a fresh
+ * hub link for the customer (E7, committed with the message), the queued messages.
+ */
+export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: NotificationBody, hub: HubLinkConfig): Promise<NotificationQueued> {
   const w = await findWorkspace(trx, auth.workspaceId);
   if (!w) throw notFound('Workspace');
   const target = TARGETS[body.type];
   const { customer, values } = await target.prepare(trx, auth, body.module_id, w);
   const settings = settingsOf(w);
+  const link = await mintHubLink(trx, w.id, customer.id, hub, target.hubPath(body.module_id));
   const message = render(
     body.type,
     {
@@ -214,6 +224,7 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
       contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
       contact_first_name: customer.first_name,
       contact_email: customer.email,
+      link: link.url,
     },
     settings,
   );

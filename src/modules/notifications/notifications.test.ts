@@ -723,7 +723,8 @@ describe('POST /notifications', () => {
     const [sms] = await messages(w, 'sms');
     assert.ok(sms, 'an sms row');
     assert.deepEqual([sms.status, sms.recipient, sms.type, sms.module_id, sms.contact_id, sms.subject, sms.body_html], ['queued', '+15550001', 'quote_to_customer', q.id, contact.id, null, null]);
-    assert.equal(sms.body_text, `${w.name}: we've emailed you quote #${q.number} ($1,234.50).`);
+    // E7: the SMS ends with a fresh hub link to the quote.
+    assert.match(sms.body_text, new RegExp(`^${w.name}: we've emailed you quote #${q.number} \\(\\$1,234\\.50\\)\\. http://fieldwork\\.test/hub/[A-Za-z0-9_-]{43}/quotes/${q.id}$`));
     assert.equal((await messages(w, 'email')).length, 1, 'the email goes too');
   });
 

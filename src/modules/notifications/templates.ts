@@ -10,7 +10,8 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const TEMPLATE_PARTS = ['subject', 'text', 'html', 'sms'] as const;
 export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
 
-const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email'] as const;
+// `link` (E7): a fresh customer hub link, to the document (quotes, invoices) or the hub home (appointments).
+const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email', 'link'] as const;
 
 /** The placeholders each type's templates may use; the service fills every one. */
 export const PLACEHOLDERS = {
@@ -37,9 +38,11 @@ Valid until: {{expire_on}}
 
 {{payment_instructions}}
 
+View and approve the quote online: {{link}}
+
 Thank you,
 {{business_name}}`,
-    sms: "{{business_name}}: we've emailed you quote #{{number}} ({{total}}).",
+    sms: "{{business_name}}: we've emailed you quote #{{number}} ({{total}}). {{link}}",
   },
   invoice_to_customer: {
     subject: 'Invoice {{name}} from {{business_name}}',
@@ -56,9 +59,11 @@ Due: {{due_date}}
 
 {{payment_instructions}}
 
+View the invoice online: {{link}}
+
 Thank you,
 {{business_name}}`,
-    sms: "{{business_name}}: we've emailed you invoice {{name}} ({{total}}).",
+    sms: "{{business_name}}: we've emailed you invoice {{name}} ({{total}}). {{link}}",
   },
   appointment_reminder: {
     subject: 'Reminder: your appointment with {{business_name}} {{when}}',
@@ -71,9 +76,11 @@ Date: {{date}}
 Time: {{time}}
 Address: {{address}}
 
+See or confirm your appointment online: {{link}}
+
 See you soon,
 {{business_name}}`,
-    sms: '{{business_name}}: reminder of your appointment {{when}}.',
+    sms: '{{business_name}}: reminder of your appointment {{when}}. {{link}}',
   },
 };
 

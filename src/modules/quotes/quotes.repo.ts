@@ -20,7 +20,7 @@ import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-field
 import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
-export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields'] });
+export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields', 'approval'] });
 export const quotes = tenantRows('quotes');
 
 /** The API record of a row. */
@@ -49,7 +49,7 @@ export function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
 export async function insertStatusChange(
   db: Kysely<DB>,
   workspaceId: number,
-  change: { quote_id: number; status: string; comment: string | null; user_id: string | null; created_at: string },
+  change: { quote_id: number; status: string; comment: string | null; user_id: string | null; created_at: string; by_customer?: number },
 ) {
   await db
     .insertInto('quote_status_changes')
@@ -187,6 +187,11 @@ export async function insertQuote(db: Kysely<DB>, values: Record<string, unknown
     .returningAll()
     .executeTakeFirstOrThrow();
   return quoteOf(row);
+}
+
+/** E8: records the customer's approval on the quote (the caller holds its row lock). */
+export async function setQuoteApproval(db: Kysely<DB>, workspaceId: number, id: number, approval: string): Promise<void> {
+  await db.updateTable('quotes').set({ approval }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */

@@ -28,6 +28,14 @@ export const QuoteUpdate = Type.Object(fields);
 export type QuoteCreate = Static<typeof QuoteCreate>;
 export type QuoteUpdate = Static<typeof QuoteUpdate>;
 
+/** E8: what the customer typed when approving the quote in the hub. */
+export const QuoteApproval = Type.Object({
+  signature_name: Type.String(),
+  message: Nullable(Type.String()),
+  approved_at: Timestamp,
+});
+export type QuoteApproval = Static<typeof QuoteApproval>;
+
 export const Quote = Type.Object({
   id: Id,
   workspace_id: Id,
@@ -45,6 +53,8 @@ export const Quote = Type.Object({
   ...pricingOutput,
   status: Type.String(),
   custom_fields: AnyJson,
+  /** E8: the customer's approval in the hub; null until then. */
+  approval: Nullable(QuoteApproval),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

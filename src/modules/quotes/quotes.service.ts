@@ -143,7 +143,7 @@ export async function updateQuote(
   userId: string | null,
   id: number,
   body: QuoteUpdate,
-  change?: { comment: string | null },
+  change?: { comment: string | null; byCustomer?: boolean },
 ): Promise<QuoteDetail> {
   const found = await findQuoteDetail(trx, workspaceId, id, { lock: true, jobFields: body.status === 'accepted' });
   if (!found) throw notFound('Quote');
@@ -163,7 +163,7 @@ export async function updateQuote(
   const status_changes = [...before.status_changes];
   if (body.status !== undefined && (change || quote.status !== before.status)) {
     const entry = { status: quote.status, comment: change?.comment ?? null, user_id: userId, created_at: at };
-    await insertStatusChange(trx, workspaceId, { quote_id: id, ...entry });
+    await insertStatusChange(trx, workspaceId, { quote_id: id, ...entry, ...(change?.byCustomer && { by_customer: 1 }) });
     status_changes.push(entry);
   }
   const pick = <K extends keyof QuoteRefs>(key: K, field: (typeof REF_FIELDS)[number]): QuoteRefs[K] =>
@@ -203,8 +203,15 @@ export async function createQuoteFromRequest(trx: Kysely<DB>, workspaceId: numbe
 }
 
 /** The status endpoint's move, for reuse (e.g. `quote_to_customer` -> awaiting_response). */
-export const setQuoteStatus = (trx: Kysely<DB>, workspaceId: number, userId: string | null, id: number, status: QuoteStatus, comment: string | null = null) =>
-  updateQuote(trx, workspaceId, userId, id, { status }, { comment });
+export const setQuoteStatus = (
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  id: number,
+  status: QuoteStatus,
+  comment: string | null = null,
+  byCustomer = false, // E8: the customer's answer in the hub
+) => updateQuote(trx, workspaceId, userId, id, { status }, { comment, byCustomer });
 
 export function quotesService({ db }: AppContext): CrudService<QuoteQuery, QuoteCreate, QuoteUpdate, QuoteListItem, QuoteDetail> {
   return {

@@ -150,6 +150,7 @@ export const INTERNAL_NOTIFICATIONS = [
   'comments_reply',
   'comments_new',
   'quotes_awaiting_response',
+  'quote_customer_response', // E8: the customer answered a quote in the hub
   'invoices_sent',
   'appointments_soon',
   'email_allowance_used_up',

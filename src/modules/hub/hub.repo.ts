@@ -1,0 +1,168 @@
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { DB, HubLinksTable } from '../../db/schema.ts';
+
+// E7, E8: the customer hub's SQL. Every read after the link lookup is scoped by
+// the link's workspace and contact, so another contact's or workspace's id is not found.
+
+export async function insertHubLink(db: Kysely<DB>, values: Insertable<HubLinksTable>): Promise<void> {
+  await db.insertInto('hub_links').values(values).execute();
+}
+
+/** E7: revokes every link of the contact; false when the contact is not in the workspace. */
+export async function deleteHubLinks(db: Kysely<DB>, workspaceId: number, contactId: number): Promise<boolean> {
+  const contact = await contactOf(db, workspaceId, contactId);
+  if (!contact) return false;
+  await db.deleteFrom('hub_links').where('workspace_id', '=', workspaceId).where('contact_id', '=', contactId).execute();
+  return true;
+}
+
+export function contactOf(db: Kysely<DB>, workspaceId: number, contactId: number) {
+  return db.selectFrom('contacts').select(['id']).where('workspace_id', '=', workspaceId).where('id', '=', contactId).executeTakeFirst();
+}
+
+/** The link of a token hash, unexpired, with its contact and workspace: one statement. */
+export function findHubLink(db: Kysely<DB>, tokenHash: string, nowIso: string) {
+  return db
+    .selectFrom('hub_links as l')
+    .innerJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'l.workspace_id').onRef('c.id', '=', 'l.contact_id'))
+    .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
+    .select(['l.workspace_id', 'l.contact_id', 'c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.timezone'])
+    .where('l.token_hash', '=', tokenHash)
+    .where('l.expires_at', '>', nowIso)
+    .executeTakeFirst();
+}
+
+export type HubLinkRow = NonNullable<Awaited<ReturnType<typeof findHubLink>>>;
+
+/** The hub home's quotes: not drafts, newest first. */
+export function hubQuotes(db: Kysely<DB>, workspaceId: number, contactId: number) {
+  return db
+    .selectFrom('quotes')
+    .select(['id', 'number', 'name', 'status', 'total'])
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('status', '!=', 'draft')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+}
+
+/** The hub home's invoices: not drafts, newest first. */
+export function hubInvoices(db: Kysely<DB>, workspaceId: number, contactId: number) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'name', 'status', 'total', 'amount_paid_cents'])
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('status', '!=', 'draft')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+}
+
+/** The events of the contact's jobs and requests (D19's link from an event to its customer). */
+function contactEvents(db: Kysely<DB>, workspaceId: number, contactId: number) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'name', 'start_date', 'end_date', 'start_time', 'end_time', 'all_day', 'status', 'customer_confirmed_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '!=', 'cancelled')
+    .where((eb) =>
+      eb.or([
+        eb('job_id', 'in', eb.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('contact_id', '=', contactId)),
+        eb('request_id', 'in', eb.selectFrom('requests').select('id').where('workspace_id', '=', workspaceId).where('contact_id', '=', contactId)),
+      ]),
+    );
+}
+
+/** Upcoming (ending today or later), not cancelled, soonest first. */
+export function hubEvents(db: Kysely<DB>, workspaceId: number, contactId: number, today: string) {
+  return contactEvents(db, workspaceId, contactId)
+    .where('end_date', '>=', today)
+    .orderBy('start_date')
+    .orderBy('start_time')
+    .orderBy('id')
+    .limit(100)
+    .execute();
+}
+
+/** One event of the contact, not cancelled. */
+export function hubEvent(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
+  return contactEvents(db, workspaceId, contactId).where('id', '=', id).executeTakeFirst();
+}
+
+/** E8: the customer confirmed the appointment; the first confirmation is kept. */
+export async function confirmEvent(db: Kysely<DB>, workspaceId: number, id: number, at: string): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ customer_confirmed_at: sql`coalesce(customer_confirmed_at, ${at})`, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * The contact's quote as the hub may show it: not a draft, unless the customer's
+ * own "request changes" made it one (its latest status change), so the page can
+ * say what happened. `changes_requested` tells that case.
+ */
+export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
+  const row = await db
+    .selectFrom('quotes')
+    .selectAll('quotes')
+    .select((eb) =>
+      eb
+        .selectFrom('quote_status_changes as sc')
+        .select('sc.by_customer')
+        .whereRef('sc.workspace_id', '=', 'quotes.workspace_id')
+        .whereRef('sc.quote_id', '=', 'quotes.id')
+        .orderBy('sc.id', 'desc')
+        .limit(1)
+        .as('last_by_customer'),
+    )
+    .where('quotes.workspace_id', '=', workspaceId)
+    .where('quotes.contact_id', '=', contactId)
+    .where('quotes.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { last_by_customer, ...quote } = row;
+  const changesRequested = quote.status === 'draft' && Number(last_by_customer ?? 0) === 1;
+  if (quote.status === 'draft' && !changesRequested) return undefined;
+  return { quote, changesRequested };
+}
+
+/** The latest status change's comment of a quote (the customer's message after an answer). */
+export function lastStatusComment(db: Kysely<DB>, workspaceId: number, quoteId: number) {
+  return db
+    .selectFrom('quote_status_changes')
+    .select(['status', 'comment', 'by_customer', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('quote_id', '=', quoteId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The contact's invoice, not a draft. */
+export function hubInvoice(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('id', '=', id)
+    .where('status', '!=', 'draft')
+    .executeTakeFirst();
+}
+
+/** An invoice's payments, as the customer sees them: date, amount, method. */
+export function hubPayments(db: Kysely<DB>, workspaceId: number, invoiceId: number) {
+  return db
+    .selectFrom('invoice_payments')
+    .select(['id', 'amount_cents', 'method', 'paid_on'])
+    .where('workspace_id', '=', workspaceId)
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('paid_on')
+    .orderBy('id')
+    .execute();
+}
