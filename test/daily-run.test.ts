@@ -95,7 +95,7 @@ describe('the daily document run (E5)', () => {
     await copyRows(t.db, t.database.dialect, 'invoices', invoice, 12_000);
     await copyRows(t.db, t.database.dialect, 'quotes', quote, 12_000);
     t.queries.length = 0;
-    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-01'));
+    const result = await t.db.transaction().execute((trx) => runDocumentsDay(trx, ws.workspace.id, '2030-06-01', t.config));
     assert.equal(result.overdue_invoices.length, 12_000);
     assert.equal(result.expired_quotes.length, 12_000);
     assert.ok(t.queries.length <= 8, `${t.queries.length} statements`);
