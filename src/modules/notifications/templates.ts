@@ -156,22 +156,5 @@ export function render(type: NotificationType, values: Record<string, string>, s
   };
 }
 
-// Values as a customer reads them.
-
-/** 1234.5 in `usd` -> "$1,234.50"; a code Intl has no symbol for -> "XYZ 1,234.50"; none -> "1,234.50". */
-export function formatMoney(amount: number, currency: string | null): string {
-  if (currency) {
-    try {
-      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
-    } catch {
-      // not a well-formed currency code: its text follows the amount
-    }
-  }
-  const plain = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-  return currency ? `${plain} ${currency.toUpperCase()}` : plain;
-}
-
-const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** "2026-03-05" -> "March 5, 2026"; null -> "". */
-export const formatDate = (date: string | null | undefined): string => (date ? longDate.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)) : '');
+// Values as a customer reads them: one place, src/domain/format.ts.
+export { formatDate, formatMoney } from '../../domain/format.ts';
