@@ -1,5 +1,5 @@
 import { formatMoney, formatQuantity } from './format.ts';
-import { computeTotals, type LineItem, type PricingTerms, lineTotalCents } from './line-items.ts';
+import { computeTotals, type LineItem, type PricingTerms, lineTotalCents, type Unit } from './line-items.ts';
 
 // A quote or invoice as its customer reads it, formatted once for every place
 // that shows one (the E10 emails, the E9 PDFs): each line item's quantity, unit
@@ -19,15 +19,19 @@ export interface DocumentView {
   subtotal: string;
   /** Empty when there is no discount. */
   discount: string;
-  /** "Tax (8.25%)", or empty when there is no tax. */
-  taxLabel: string;
+  /** "8.25%", or empty when there is no tax. */
+  taxRate: string;
   tax: string;
   total: string;
+  /** A quote's deposit: "25%" or an amount; empty when none. */
+  deposit: string;
 }
 
 export interface PricedDocument extends PricingTerms {
   line_items: LineItem[];
   total: number;
+  deposit: number;
+  deposit_unit: Unit;
 }
 
 export function documentView(doc: PricedDocument, currency: string, display: 'symbol' | 'code' = 'symbol'): DocumentView {
@@ -45,9 +49,10 @@ export function documentView(doc: PricedDocument, currency: string, display: 'sy
     })),
     subtotal: money(t.subtotal),
     discount: t.discount ? `-${money(t.discount)}` : '',
-    taxLabel: t.tax ? `Tax (${formatQuantity(doc.tax_rate)}%)` : '',
+    taxRate: t.tax ? `${formatQuantity(doc.tax_rate)}%` : '',
     tax: t.tax ? money(t.tax) : '',
     // The stored total: D7 keeps a total the client set.
     total: fmt(doc.total),
+    deposit: doc.deposit > 0 ? (doc.deposit_unit === '%' ? `${formatQuantity(doc.deposit)}%` : fmt(doc.deposit)) : '',
   };
 }

@@ -1,3 +1,5 @@
+import type { DocumentView } from '../../domain/document-view.ts';
+
 // Customer message templates (SPEC Notifications rule 1: "Subject and body come
 // from the workspace's templates"). Each type has defaults; a workspace replaces
 // any part with `fieldwork workspace set templates.<type>.<part>=...`. A template
@@ -12,10 +14,17 @@ export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
 
 const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email'] as const;
 
+/**
+ * E10: a document's lines and totals. `line_items` is one line per item ("- name: quantity x
+ * unit price = line total"); the amounts are formatted in the workspace currency, whose
+ * code is `currency` (USD); `discount`, `tax` and `tax_rate` (8.25%) are empty when there is none.
+ */
+const PRICED = ['line_items', 'subtotal', 'discount', 'tax_rate', 'tax', 'total', 'currency'] as const;
+
 /** The placeholders each type's templates may use; the service fills every one. */
 export const PLACEHOLDERS = {
-  quote_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'expire_on', 'message', 'payment_instructions'],
-  invoice_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'due_date', 'message', 'payment_instructions'],
+  quote_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'expire_on', 'deposit', 'message', 'payment_instructions'],
+  invoice_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'due_date', 'amount_paid', 'balance', 'message', 'payment_instructions'],
   appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
 } as const satisfies Record<NotificationType, readonly string[]>;
 
@@ -24,14 +33,23 @@ export type Placeholders<T extends NotificationType> = Record<(typeof PLACEHOLDE
 const DEFAULTS: Record<NotificationType, Record<Exclude<TemplatePart, 'html'>, string>> = {
   quote_to_customer: {
     subject: 'Quote #{{number}} from {{business_name}}',
+    // E7 (customer hub): the link line goes after the totals block, e.g.
+    // "View and approve it online: {{link}}" as a paragraph of its own.
     text: `Hello {{contact_first_name}},
 
 {{business_name}} has sent you quote #{{number}}.
 
 {{name}}
-Total: {{total}}
 Date: {{date}}
 Valid until: {{expire_on}}
+
+{{line_items}}
+
+Subtotal: {{subtotal}}
+Discount: {{discount}}
+Tax ({{tax_rate}}): {{tax}}
+Total: {{total}} {{currency}}
+Deposit: {{deposit}}
 
 {{message}}
 
@@ -43,14 +61,24 @@ Thank you,
   },
   invoice_to_customer: {
     subject: 'Invoice {{name}} from {{business_name}}',
+    // E7 (customer hub): the link line goes after the totals block, e.g.
+    // "View and pay it online: {{link}}" as a paragraph of its own.
     text: `Hello {{contact_first_name}},
 
 {{business_name}} has sent you invoice #{{number}}.
 
 Invoice: {{name}}
-Total: {{total}}
 Date: {{date}}
 Due: {{due_date}}
+
+{{line_items}}
+
+Subtotal: {{subtotal}}
+Discount: {{discount}}
+Tax ({{tax_rate}}): {{tax}}
+Total: {{total}} {{currency}}
+Amount paid: {{amount_paid}}
+Balance due: {{balance}} {{currency}}
 
 {{message}}
 
@@ -122,11 +150,15 @@ const oneLine = (s: string, max: number) =>
     .trim()
     .slice(0, max);
 
+/** A paragraph whose every line starts with "- " (the line items) is a list. */
+const paragraphHtml = (p: string) => {
+  const lines = p.split('\n');
+  if (lines.every((l) => l.startsWith('- '))) return `<ul>\n${lines.map((l) => `<li>${escapeHtml(l.slice(2))}</li>`).join('\n')}\n</ul>`;
+  return `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`;
+};
+
 function htmlOf(text: string): string {
-  const paragraphs = text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
+  const paragraphs = text.split(/\n{2,}/).map(paragraphHtml).join('\n');
   return `<!doctype html>
 <html><body style="font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #222;">
 ${paragraphs}
@@ -155,6 +187,22 @@ export function render(type: NotificationType, values: Record<string, string>, s
     sms: oneLine(fill(own('sms') ?? DEFAULTS[type].sms, values), 640),
   };
 }
+
+/** E10: `{{line_items}}`, one line per item (the HTML part makes them a list). */
+export const lineItemsText = (view: DocumentView): string =>
+  view.lines.map((l) => `- ${l.name}${l.optional ? ' (optional)' : ''}: ${l.quantity} x ${l.unitPrice} = ${l.total}`).join('\n');
+
+/** E10: the priced placeholders of a quote or invoice (PRICED). */
+export const pricedValues = (view: DocumentView, currency: string) => ({
+  line_items: lineItemsText(view),
+  subtotal: view.subtotal,
+  discount: view.discount,
+  tax_rate: view.taxRate,
+  tax: view.tax,
+  total: view.total,
+  currency: currency.toUpperCase(),
+  deposit: view.deposit, // quotes only (PLACEHOLDERS)
+});
 
 // Values as a customer reads them: one place, src/domain/format.ts.
 export { formatDate, formatMoney } from '../../domain/format.ts';

@@ -75,7 +75,6 @@ const dateOf = (date: string | null, createdAt: string, timezone: string | null)
 export async function quotePdf(db: Kysely<DB>, workspaceId: number, quoteId: number): Promise<PdfFile> {
   const [quote, { w, currency, display }] = await Promise.all([getQuoteDetail(db, workspaceId, quoteId), workspaceOf(db, workspaceId)]);
   const view = documentView(quote, currency, display);
-  const deposit = quote.deposit > 0 ? (quote.deposit_unit === '%' ? `${quote.deposit}%` : formatMoney(quote.deposit, currency, display)) : '';
   const pdf = await draw({
     title: `Quote #${quote.number}`,
     changedAt: quote.updated_at,
@@ -87,7 +86,7 @@ export async function quotePdf(db: Kysely<DB>, workspaceId: number, quoteId: num
       ['Valid until', formatDate(quote.expire_on)],
     ],
     view,
-    after: [['Deposit', deposit]],
+    after: [['Deposit', view.deposit]],
     notes: [
       ['Message', quote.message ?? ''],
       ['Payment instructions', quote.payment_instructions ?? ''],
@@ -213,7 +212,7 @@ async function draw(s: Sheet): Promise<Buffer> {
   const totals: [string, string, boolean][] = [
     ['Subtotal', s.view.subtotal, false],
     ['Discount', s.view.discount, false],
-    [s.view.taxLabel || 'Tax', s.view.tax, false],
+    [s.view.taxRate ? `Tax (${s.view.taxRate})` : 'Tax', s.view.tax, false],
     ['Total', s.view.total, true],
     ...s.after.map(([label, value]): [string, string, boolean] => [label, value, label === 'Balance due']),
   ].filter(([, value]) => value !== '') as [string, string, boolean][];
