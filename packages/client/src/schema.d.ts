@@ -1168,6 +1168,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/embed-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the request custom fields a website form shows (key in the body) */
+        post: operations["getEmbeddedFormFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/embed-request": {
         parameters: {
             query?: never;
@@ -1849,6 +1866,20 @@ export interface components {
             } | null;
             created_at: string;
             updated_at: string;
+        };
+        GetEmbeddedFormFieldsBody: {
+            apiKey: string;
+            workspaceId?: number;
+        };
+        FormsEmbedField: {
+            custom_fields: {
+                key: string;
+                label: string;
+                /** @description text, number, boolean, date or select */
+                type: string;
+                options: string[] | null;
+                required: boolean;
+            }[];
         };
         Pagination: {
             page: number;
@@ -5787,6 +5818,35 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getEmbeddedFormFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetEmbeddedFormFieldsBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FormsEmbedField"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
         };
     };
     submitEmbeddedForm: {
