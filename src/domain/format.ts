@@ -6,15 +6,28 @@
  * `display: 'code'` writes the code instead of the symbol ("INR 1,234.50"), for a font without the symbol.
  */
 export function formatMoney(amount: number, currency: string | null, display: 'symbol' | 'code' = 'symbol'): string {
-  if (currency) {
-    try {
-      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase(), currencyDisplay: display }).format(amount);
-    } catch {
-      // not a well-formed currency code: its text follows the amount
-    }
-  }
-  const plain = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  const f = currency ? currencyFormat(currency.toUpperCase(), display) : null;
+  if (f) return f.format(amount);
+  // none, or not a well-formed currency code: its text follows the amount
+  const plain = PLAIN.format(amount);
   return currency ? `${plain} ${currency.toUpperCase()}` : plain;
+}
+
+// Making an Intl.NumberFormat costs far more than using one (a PDF formats hundreds of amounts).
+const PLAIN = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const formats = new Map<string, Intl.NumberFormat | null>();
+function currencyFormat(code: string, display: 'symbol' | 'code'): Intl.NumberFormat | null {
+  const key = `${code} ${display}`;
+  let f = formats.get(key);
+  if (f === undefined) {
+    try {
+      f = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: display });
+    } catch {
+      f = null;
+    }
+    if (formats.size < 1000) formats.set(key, f); // bounded: codes come from workspace settings
+  }
+  return f;
 }
 
 const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
@@ -23,7 +36,8 @@ const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'U
 export const formatDate = (date: string | null | undefined): string => (date ? longDate.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)) : '');
 
 /** A quantity as people write it: 2, 1.5, 0.25 (no trailing zeros, grouped thousands). */
-export const formatQuantity = (q: number): string => new Intl.NumberFormat('en', { maximumFractionDigits: 4 }).format(q);
+const QUANTITY = new Intl.NumberFormat('en', { maximumFractionDigits: 4 });
+export const formatQuantity = (q: number): string => QUANTITY.format(q);
 
 // F101: the currency of a workspace that names none, from its country (ISO 3166-1
 // alpha-2 -> ISO 4217, lowercase as SPEC's Workspace `currency`); any other country, or none, is usd.
