@@ -27,7 +27,7 @@ const start = (name: string) => {
 const bare = start('bare');
 const server = start('server');
 const info = {
-  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; payableInvoiceId: number; hubQuotePath: string; dialect: string }),
+  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; payableInvoiceId: number; hubQuotePath: string; pdfInvoiceId: number; dialect: string }),
   bare: await bare.line,
 };
 // The app's resident memory, sampled while it is under load.
@@ -72,6 +72,8 @@ const all: Scenario[] = [
   },
   { name: 'GET /api/v1/quotes?status=awaiting_response', url: `${info.app}/api/v1/quotes?status=awaiting_response` },
   { name: 'GET /hub/<token>/quotes/:id (customer hub page, 10 line items)', url: `${info.app}${info.hubQuotePath}` },
+  // E9: read, lay out and compress a 50-line invoice (3 pages) per request.
+  { name: 'GET /api/v1/invoices/:id/pdf (50 line items)', url: `${info.app}/api/v1/invoices/${info.pdfInvoiceId}/pdf` },
   {
     name: 'POST /api/v1/notifications quote_to_customer (queues the email)',
     url: `${info.app}/api/v1/notifications`,

@@ -66,5 +66,21 @@ const hubQuote = await database.db.transaction().execute((trx) =>
 const hubLink = await database.db.transaction().execute((trx) => mintHubLink(trx, workspace.id, contactId, config, `/quotes/${hubQuote.id}`));
 const hubQuotePath = new URL(hubLink.url).pathname;
 
-console.log(JSON.stringify({ hubQuotePath, payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+// E9: a 50-line invoice (a long description every tenth line) for the PDF scenario.
+const pdfInvoice = await database.db.transaction().execute((trx) =>
+  createInvoice(trx, workspace.id, owner.user_id, {
+    name: 'Fifty lines',
+    contact_id: contactId,
+    status: 'sent',
+    tax_rate: 8,
+    line_items: Array.from({ length: 50 }, (_, i) => ({
+      name: `Line ${i + 1}`,
+      quantity: 1 + (i % 4),
+      unitPrice: 12.5 + i,
+      ...(i % 10 === 0 ? { description: 'Parts and labour as agreed on site. '.repeat(8) } : {}),
+    })),
+  }),
+);
+
+console.log(JSON.stringify({ hubQuotePath, pdfInvoiceId: pdfInvoice.id, payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit

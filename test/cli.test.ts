@@ -234,6 +234,37 @@ describe('fieldwork CLI: the real binary', () => {
     ownerId = out.owner.user_id;
   });
 
+  test('F101: workspace create without --currency takes the country\'s currency, else usd; --currency wins', async () => {
+    const create = (name: string, extra: string[]) => json(url, ['workspace', 'create', '--name', name, '--owner-email', `${name.toLowerCase()}@cur.test`, ...extra]);
+    const [gb, no, de, ke, none, given] = await Promise.all([
+      create('Gb', ['--country', 'gb']),
+      create('No', ['--country', 'NO']),
+      create('De', ['--country', 'DE']),
+      create('Ke', ['--country', 'KE']),
+      create('None', []),
+      create('Given', ['--country', 'GB', '--currency', 'CAD']),
+    ]);
+    assert.deepEqual(
+      [gb, no, de, ke, none, given].map((o) => o.workspace.currency),
+      ['gbp', 'nok', 'eur', 'usd', 'usd', 'cad'],
+    );
+  });
+
+  test('E10: workspace set reply_to: an email address, checked; empty clears it', async () => {
+    const id = String(workspaceId);
+    const set = await json(url, ['workspace', 'set', '--workspace', id, 'reply_to=office@acme-plumbing.test']);
+    assert.equal(set.settings.reply_to, 'office@acme-plumbing.test');
+    const bad = await Promise.all(
+      ['not an email', 'a@b', 'Office <office@acme.test>', 'a@b.test, c@d.test', 'a@b.test\r\nBcc: x@y.test'].map((v) =>
+        spawnCli(url, ['workspace', 'set', '--workspace', id, `reply_to=${v}`, '--json']),
+      ),
+    );
+    for (const r of bad) assertFails(r, /^error: reply_to must be an email address, e\.g\. office@example\.com/);
+    assert.equal(JSON.parse((await findWorkspace(db, workspaceId))!.settings!).reply_to, 'office@acme-plumbing.test', 'a refused set changes nothing');
+    const cleared = await json(url, ['workspace', 'set', '--workspace', id, 'reply_to=']);
+    assert.equal(cleared.settings.reply_to, undefined);
+  });
+
   test('workspace create without --json: readable, and a taken slug gets a suffix', async () => {
     const r = await spawnCli(url, ['workspace', 'create', '--name', 'Acme Plumbing', '--owner-email', 'b@acme.test']);
     assert.equal(r.code, 0, r.stderr);

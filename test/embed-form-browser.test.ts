@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { addCustomField } from '../src/modules/custom-fields/custom-fields.service.ts';
 import { buildTestApp, client, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,11 +24,100 @@ after(async () => {
   await t.close();
 });
 
+/** What a homeowner reads: sentences, never a field path, a pattern or the API's own wording. */
+function assertPlain(text: string) {
+  assert.doesNotMatch(text, /formData|customFields|\bpath\b|pattern|format|must (match|have|be)|\^|Invalid request data|[{}[\]]/, text);
+}
+
+const launch = async () => {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+};
+
+/** A host page on another origin with the pasted snippet; `host` is closed in after(). */
+async function hostPage(apiOrigin: string, key: string) {
+  const page = `<!doctype html><html><body><h1>Bob's Plumbing</h1>
+<div id="request-form"></div>
+<script src="${apiOrigin}/embed/form.js" data-api-key="${key}" data-target="#request-form"></script>
+</body></html>`;
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  hosts.push(server);
+  return `http://localhost:${(server.address() as AddressInfo).port}`;
+}
+const hosts: http.Server[] = [];
+/** The API on a real port, started by the first test that needs it. */
+const listening = async () =>
+  t.app.server.listening ? `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` : t.app.listen({ host: '127.0.0.1', port: 0 });
+after(async () => {
+  for (const h of hosts) await new Promise((r) => h.close(r));
+});
+
+test('the form draws the request custom fields (D23), submits them, and speaks plainly about mistakes', { skip, timeout: 60_000 }, async () => {
+  const ws = await seedWorkspace(t.db);
+  await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'service_type', label: 'Service type', type: 'select', options: ['Repair', 'Installation'], required: true });
+  await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: true });
+  await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'pets', label: 'Pets at home', type: 'boolean', options: null, required: false });
+  const key = await keyFor(t.db, ws.workspace.id, 'embed_forms');
+  const apiOrigin = await listening();
+  const origin = await hostPage(apiOrigin, key);
+  const browser = await launch();
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(origin);
+    // The definitions arrive from the API: a select with its options, a text input, a checkbox; labels marked required.
+    await tab.waitForSelector('select[data-field=cf-service_type]');
+    assert.deepEqual(await tab.$$eval('select[data-field=cf-service_type] option', (os) => os.map((o) => o.textContent)), ['Choose...', 'Repair', 'Installation']);
+    assert.equal(await tab.textContent('label[for=fw-cf-service_type]'), 'Service type *');
+    assert.equal(await tab.textContent('label[for=fw-cf-gate_code]'), 'Gate code *');
+    assert.equal(await tab.getAttribute('[data-field=cf-pets]', 'type'), 'checkbox');
+    assert.equal(await tab.textContent('label[for=fw-cf-pets]'), 'Pets at home');
+
+    const status = async () => {
+      await tab.waitForSelector('[data-fieldwork-status][data-state=error], [data-fieldwork-status][data-state=success]');
+      return (await tab.textContent('[data-fieldwork-status]')) ?? '';
+    };
+    const submit = async () => {
+      await tab.evaluate(() => document.querySelector('[data-fieldwork-status]')?.removeAttribute('data-state'));
+      await tab.click('button[type=submit]');
+      return status();
+    };
+    // A bad email: a sentence, not the validator's words.
+    await tab.fill('[data-field=firstName]', 'Jane');
+    await tab.fill('[data-field=lastName]', 'Doe');
+    await tab.fill('[data-field=email]', 'jane@');
+    await tab.fill('[data-field=phone]', '+1 555 123 4567');
+    await tab.fill('[data-field=description]', 'The gate motor hums.');
+    const badEmail = await submit();
+    assert.match(badEmail, /Please enter a valid email address, like name@example\.com\./);
+    assertPlain(badEmail);
+    // The required custom fields left empty: one sentence each, by their labels.
+    await tab.fill('[data-field=email]', 'jane@example.test');
+    const missing = await submit();
+    assert.match(missing, /Please choose an option for "Service type"\./);
+    assert.match(missing, /Please fill in "Gate code"\./);
+    assertPlain(missing);
+    assert.equal(await tab.getAttribute('[data-field=cf-gate_code]', 'aria-invalid'), 'true');
+    assert.equal(await t.db.selectFrom('requests').select('id').where('workspace_id', '=', ws.workspace.id).executeTakeFirst(), undefined, 'nothing created');
+    // Filled: the request carries them as its custom_fields.
+    await tab.selectOption('[data-field=cf-service_type]', 'Installation');
+    await tab.fill('[data-field=cf-gate_code]', '#4521');
+    await tab.check('[data-field=cf-pets]');
+    const done = await submit();
+    assert.match(done, /Thank you! Your request number is 1\./);
+    const [request] = (await client(t.app, ws.token).get('/api/v1/requests')).body.data;
+    const full = (await client(t.app, ws.token).get(`/api/v1/requests/${request.id}`)).body.data;
+    assert.deepEqual(full.custom_fields, { service_type: 'Installation', gate_code: '#4521', pets: true });
+  } finally {
+    await browser.close();
+  }
+});
+
 test('a pasted form submits to the API and shows the request number', { skip, timeout: 60_000 }, async () => {
   const { chromium } = await import('playwright-core');
   const ws = await seedWorkspace(t.db);
   const key = await keyFor(t.db, ws.workspace.id, 'embed_forms');
-  const apiOrigin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const apiOrigin = await listening();
 
   const page = `<!doctype html><html><body><h1>Bob's Plumbing</h1>
 <div id="request-form"></div>
@@ -50,7 +140,10 @@ test('a pasted form submits to the API and shows the request number', { skip, ti
     await tab.fill('[data-field=description]', 'The sink is blocked.');
     await tab.click('button[type=submit]');
     await tab.waitForSelector('[data-fieldwork-status][data-state=error]');
-    assert.match((await tab.textContent('[data-fieldwork-status]')) ?? '', /Invalid request data.*phone/);
+    const phoneError = (await tab.textContent('[data-fieldwork-status]')) ?? '';
+    assert.match(phoneError, /Please check the form:.*Please enter a valid phone number, like \+1 555 123 4567\./);
+    assertPlain(phoneError);
+    assert.equal(await tab.getAttribute('[data-field=phone]', 'aria-invalid'), 'true');
 
     await tab.fill('[data-field=phone]', '+1 555 123 4567');
     await tab.fill('[data-field=street]', '9 Pipe Lane');

@@ -281,6 +281,43 @@ describe('POST /api/forms/embed-request', () => {
     assert.equal((await client(t.app, ws.token).get('/api/v1/requests')).body.data.length, before + 1);
   });
 
+  test('POST /api/forms/embed-fields: the request custom fields the form draws; keyed like the form (D2, forms:read, D21); CORS; no rate limit', async () => {
+    const ws = await seedWorkspace(t.db);
+    const other = await seedWorkspace(t.db);
+    await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'service_type', label: 'Service type', type: 'select', options: ['Repair', 'Install'], required: true });
+    await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: false });
+    await addCustomField(t.db, ws.workspace.id, { module_type: 'contact', key: 'vip', label: 'VIP', type: 'boolean', options: null, required: false });
+    await addCustomField(t.db, other.workspace.id, { module_type: 'request', key: 'theirs', label: 'Theirs', type: 'text', options: null, required: true });
+    const key = await keyFor(t.db, ws.workspace.id, 'embed_forms');
+    const fields = (body: unknown) => client(t.app).post('/api/forms/embed-fields', body);
+    const res = await fields({ apiKey: key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.deepEqual(res.body, {
+      success: true,
+      data: {
+        custom_fields: [
+          { key: 'service_type', label: 'Service type', type: 'select', options: ['Repair', 'Install'], required: true },
+          { key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: false },
+        ],
+      },
+    });
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/forms/embed-fields', headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' } });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.deepEqual((await fields({ apiKey: (await keyFor(t.db, other.workspace.id, 'embed_forms')) })).body.data.custom_fields.map((f: { key: string }) => f.key), ['theirs']);
+
+    assert.equal((await fields({ apiKey: 'garbage' })).status, 401);
+    const noRead = await fields({ apiKey: await keyFor(t.db, ws.workspace.id, 'rest', ['forms:write']) });
+    assert.equal(noRead.status, 403);
+    assert.equal(noRead.body.error, 'Insufficient permissions. Required scope: forms:read');
+    const legacy = await keyFor(t.db, ws.workspace.id, 'embed_forms', undefined, { legacy: true });
+    assert.deepEqual((await fields({ apiKey: legacy })).body.details[0].path, ['workspaceId']);
+    assert.equal((await fields({ apiKey: legacy, workspaceId: other.workspace.id })).status, 401);
+    assert.equal((await fields({ apiKey: legacy, workspaceId: ws.workspace.id })).body.data.custom_fields.length, 2);
+    assert.equal((await fields({})).status, 400);
+  });
+
   test('FORM_RATE_LIMIT per workspace, in memory: 429 Rate limit exceeded', async () => {
     const u = await buildTestApp({ FORM_RATE_LIMIT: '2/1h' });
     try {

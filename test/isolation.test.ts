@@ -65,6 +65,9 @@ const fixtures: Record<string, Fixture> = {
       return { id, paymentId: (await a.post(`/api/v1/invoices/${id}/payments`, { amount: 1 })).body.data.id };
     },
   },
+  // E9: the PDFs (the same bytes for the same document, so the owner's views compare equal).
+  '/api/v1/quotes/:id/pdf': { make: async (a) => ({ id: (await a.post('/api/v1/quotes', { name: 'Iso' })).body.data.id }) },
+  '/api/v1/invoices/:id/pdf': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', { name: 'Iso' })).body.data.id }) },
   '/api/v1/invoices/:id/status': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', {})).body.data.id }), body: { status: 'paid' } },
   '/api/v1/jobs/:id/create-invoice': { make: async (a) => ({ id: (await a.post('/api/v1/jobs', { name: 'Iso' })).body.data.id }) },
   '/api/v1/requests/:id/create-quote': { make: async (a) => ({ id: (await a.post('/api/v1/requests', { name: 'Iso' })).body.data.id }) },

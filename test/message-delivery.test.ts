@@ -196,7 +196,9 @@ describe('message delivery', () => {
       assert.deepEqual(mail.to, [contact.email], 'envelope RCPT TO is the contact');
 
       const mime = parseMime(mail.raw);
-      assert.match(mime.headers.from, /^"?Acme Field Office"? <office@acme-field\.test>$/);
+      // E10: the workspace's name on MAIL_FROM's address; no Reply-To unless the workspace sets one.
+      assert.equal(mime.headers.from, `${ws.workspace.name} <office@acme-field.test>`);
+      assert.equal(mime.headers['reply-to'], undefined);
       assert.equal(mime.headers.to, contact.email);
       assert.equal(mime.headers.subject, `Quote #${quote.number} from ${ws.workspace.name}`);
       assert.equal(mime.headers.subject, email.subject);
@@ -226,6 +228,49 @@ describe('message delivery', () => {
       await sleep(QUIET_MS);
       assert.equal(rx.mails.length, 1, 'a sent message is not sent again');
       assert.equal((await messageRow(email.id)).attempts, 1);
+    });
+
+    test('E10: a quote and an invoice email as caught by the SMTP server: number, line items, totals with the currency; Reply-To; From named after the workspace, quoted', async () => {
+      const rx = await smtp();
+      const ws = await seedWorkspace(t.db, 'Smith, "Bob" & Sons');
+      await setWorkspace(t.db, ws.workspace.id, { reply_to: 'office@smith-sons.test', currency: 'gbp' });
+      const contact = await newCustomer(ws);
+      const api = client(t.app, ws.token);
+      const lines = [
+        { name: 'Fence panel', quantity: 6, unitPrice: 45.5 },
+        { name: 'Post & <cap>', quantity: 2, unitPrice: 12 },
+      ];
+      const quote = (await api.post('/api/v1/quotes', { contact_id: contact.id, line_items: lines, tax_rate: 20 })).body.data;
+      const invoice = (await api.post('/api/v1/invoices', { contact_id: contact.id, line_items: lines })).body.data;
+      await notify(ws, 'quote_to_customer', quote.id);
+      await notify(ws, 'invoice_to_customer', invoice.id);
+      const emails = (await messagesOf(ws.workspace.id)).filter((m) => m.channel === 'email');
+      startWorker({ smtpUrl: rx.url });
+      for (const e of emails) await waitStatus(e.id, ['sent', 'failed', 'not_sent']);
+      assert.equal(rx.mails.length, 2);
+      // Sent side by side: in either order.
+      const part = (mime: ReturnType<typeof parseMime>, type: string) => leaves(mime).find((p) => p.contentType === type)?.body ?? '';
+      const parsed = rx.mails.map((m) => parseMime(m.raw));
+      const q = parsed.find((m) => part(m, 'text/plain').includes('sent you quote'))!;
+      const i = parsed.find((m) => part(m, 'text/plain').includes('sent you invoice'))!;
+      assert.ok(q && i);
+      for (const mime of [q, i]) {
+        assert.equal(mime.headers.from, '"Smith, \\"Bob\\" & Sons" <office@acme-field.test>', 'the name quoted: its comma does not split the address list');
+        assert.equal(mime.headers['reply-to'], 'office@smith-sons.test');
+      }
+      assert.equal(rx.mails[0].from, 'office@acme-field.test', 'the envelope sender stays MAIL_FROM');
+      const qText = part(q, 'text/plain');
+      for (const want of [`quote #${quote.number}`, '- Fence panel: 6 x £45.50 = £273.00', '- Post & <cap>: 2 x £12.00 = £24.00', 'Subtotal: £297.00', 'Tax (20%): £59.40', 'Total: £356.40 GBP']) {
+        assert.ok(qText.includes(want), `quote text has ${want}:\n${qText}`);
+      }
+      const qHtml = part(q, 'text/html');
+      assert.ok(qHtml.includes('<li>Post &#38; &#60;cap&#62;: 2 x £12.00 = £24.00</li>'), qHtml);
+      assert.ok(qHtml.includes('Total: £356.40 GBP'), qHtml);
+      const iText = part(i, 'text/plain');
+      for (const want of [`invoice #${invoice.number}`, '- Fence panel: 6 x £45.50 = £273.00', 'Total: £297.00 GBP', 'Balance due: £297.00 GBP']) {
+        assert.ok(iText.includes(want), `invoice text has ${want}:\n${iText}`);
+      }
+      assert.ok(part(i, 'text/html').includes('<li>Fence panel: 6 x £45.50 = £273.00</li>'));
     });
 
     test('without SMTP_URL the email is not_sent, saying so, after one attempt; nothing reaches any server', async () => {

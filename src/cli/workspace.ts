@@ -48,7 +48,7 @@ export function workspaceCommand(): Command {
     .option('--owner-last-name <last>', "owner's last name")
     .option('--slug <slug>', 'URL slug (default: from the name)')
     .option('--country <cc>', 'ISO country code')
-    .option('--currency <ccy>', 'ISO currency code')
+    .option('--currency <ccy>', "ISO currency code (default: the country's, else usd)")
     .option('--timezone <iana>', 'IANA time zone (default UTC)')
     .option('--industry <label>', 'industry label')
     .addOption(jsonOption())
@@ -80,7 +80,7 @@ export function workspaceCommand(): Command {
     .command('set')
     .description('change workspace fields and settings')
     .addOption(workspaceOption())
-    .argument('<KEY=VALUE...>', 'fields (name, country, currency, timezone, industry, about) or settings', parsePair)
+    .argument('<KEY=VALUE...>', 'fields (name, country, currency, timezone, industry, about) or settings (reply_to, plan, templates.*, ...)', parsePair)
     .addOption(jsonOption())
     .action(async (pairs: Record<string, string>, opts: { workspace: number; json?: boolean }) => {
       for (const [key, value] of Object.entries(pairs)) checkWorkspaceField(key, value);

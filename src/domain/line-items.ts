@@ -124,6 +124,16 @@ export interface Totals {
   total: number;
 }
 
+/** One line's amount in cents: quantity x unit price, rounded half away from zero (D25). */
+function lineCentsOf(item: Pick<TotalsItem, 'quantity' | 'unitPrice'>): bigint {
+  const q = decimal(item.quantity);
+  const p = decimal(item.unitPrice);
+  return roundDiv(q.m * p.m * 100n, pow10(q.s + p.s));
+}
+
+/** The line total a customer reads beside an item (optional ones included), in cents. */
+export const lineTotalCents = (item: Pick<TotalsItem, 'quantity' | 'unitPrice'>): number => Number(lineCentsOf(item));
+
 /**
  * D7 with D25's rounding: each line to cents, then the discount, then the tax,
  * each half away from zero. Optional items count for nothing; a `$` discount
@@ -135,9 +145,7 @@ export function computeTotals(items: readonly TotalsItem[], terms: PricingTerms)
   let taxable = 0n;
   for (const item of items) {
     if (item.optional) continue;
-    const q = decimal(item.quantity);
-    const p = decimal(item.unitPrice);
-    const line = roundDiv(q.m * p.m * 100n, pow10(q.s + p.s));
+    const line = lineCentsOf(item);
     subtotal += line;
     if (item.taxable) taxable += line;
   }

@@ -53,13 +53,16 @@ export async function queueMessage(trx: Kysely<DB>, workspaceId: number, m: NewM
   return row.id;
 }
 
-/** The messages a worker holds, with what sending them needs (the workspace's SMS provider is in its settings). */
+/**
+ * The messages a worker holds, with what sending them needs: the workspace's name (the
+ * email's From name, E10) and settings (its `reply_to`, its SMS provider).
+ */
 export async function loadMessages(db: Kysely<DB>, owner: string, ids: number[]) {
   if (!ids.length) return [];
   return db
     .selectFrom('messages as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['m.id', 'm.workspace_id', 'm.channel', 'm.recipient', 'm.subject', 'm.body_text', 'm.body_html', 'm.attempts', 'm.message_id', 'w.settings'])
+    .select(['m.id', 'm.workspace_id', 'm.channel', 'm.recipient', 'm.subject', 'm.body_text', 'm.body_html', 'm.attempts', 'm.message_id', 'w.name as workspace_name', 'w.settings'])
     .where('m.id', 'in', ids)
     .where('m.locked_by', '=', owner)
     .where('m.status', '=', 'queued')

@@ -63,8 +63,12 @@ export class Senders {
       );
     });
     try {
+      const settings = fromJson<Record<string, unknown>>(m.settings);
+      const replyTo = typeof settings?.reply_to === 'string' && settings.reply_to ? settings.reply_to : undefined;
       const sending = this.transport.sendMail({
-        from: this.config.mailFrom,
+        // E10: the workspace's name on MAIL_FROM's address; nodemailer quotes or encodes it.
+        from: { name: m.workspace_name, address: this.mailFromAddress() },
+        ...(replyTo ? { replyTo } : {}),
         to: m.recipient,
         subject: m.subject ?? '',
         text: m.body_text,
@@ -80,6 +84,18 @@ export class Senders {
     } finally {
       clearTimeout(deadline);
     }
+  }
+
+  private fromAddress: string | null = null;
+
+  /** The address of MAIL_FROM ("Fieldwork <no-reply@localhost>" -> no-reply@localhost), parsed once. */
+  private mailFromAddress(): string {
+    if (this.fromAddress === null) {
+      const addressparser: typeof import('nodemailer/lib/addressparser/index.js') = require('nodemailer/lib/addressparser/index.js');
+      const [first] = addressparser(this.config.mailFrom, { flatten: true });
+      this.fromAddress = first?.address || this.config.mailFrom.trim();
+    }
+    return this.fromAddress;
   }
 
   /** The provider is the workspace's `sms_provider`: `log` keeps the text here; a URL gets `{to, body}`. */

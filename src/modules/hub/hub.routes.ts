@@ -12,6 +12,8 @@ import {
   answerQuote,
   confirmHubEvent,
   homePage,
+  hubDocument,
+  hubNotFound,
   hubRequest,
   invoicePage,
   type QuoteAnswer,
@@ -20,6 +22,8 @@ import {
   readRequest,
   requestPage,
 } from './hub.service.ts';
+import { sendPdf } from '../pdf/pdf.routes.ts';
+import { invoicePdf, quotePdf } from '../pdf/pdf.service.ts';
 
 export interface HubOptions extends AppContext {
   redis: Redis | null;
@@ -134,6 +138,19 @@ export async function hubRoutes(app: FastifyInstance, { db, config, redis }: Hub
       return reply.code(303).header('location', `${base(req)}/quotes/${encodeURIComponent(id)}`).send();
     });
   }
+
+  // E9 from the hub: only what the customer may see (a quote sent back for changes is no longer one).
+  app.get('/:token/quotes/:id/pdf', hide, async (req, reply) => {
+    const { token, id } = req.params as Params;
+    const { hub, quote, changesRequested } = await hubDocument(db, token, 'quote', id);
+    if (changesRequested) throw hubNotFound();
+    return sendPdf(reply, await quotePdf(db, hub.workspaceId, quote.id));
+  });
+  app.get('/:token/invoices/:id/pdf', hide, async (req, reply) => {
+    const { token, id } = req.params as Params;
+    const { hub, invoice } = await hubDocument(db, token, 'invoice', id);
+    return sendPdf(reply, await invoicePdf(db, hub.workspaceId, invoice.id));
+  });
 
   app.get('/:token/invoices/:id', hide, async (req, reply) => {
     const { token, id } = req.params as Params;

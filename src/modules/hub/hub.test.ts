@@ -5,6 +5,7 @@ import { buildTestApp, type Client, client, keyFor, outboxEvents, seedUser, seed
 import { addCustomField } from '../custom-fields/custom-fields.service.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
+import { pdfText } from '../../../test/pdf-text.ts';
 
 // EXTENSIONS E7, E8, E8a: hub links, the hub's pages and forms, and what they refuse.
 
@@ -249,6 +250,39 @@ describe('customer hub', () => {
   });
 
   describe('E8 pages and answers', () => {
+    test('E9 from the hub: the PDFs of the link\'s quote and invoice; a draft, another contact\'s document, a bad token: 404', async () => {
+      const id = await contact(ws, { first_name: 'Petra', last_name: 'Pdf' });
+      const path = await link(id);
+      const q = await quote(id);
+      const qNumber = (await getQuote(q)).number;
+      const inv = (await api.post('/api/v1/invoices', { contact_id: id, name: 'Pdf work', line_items: [{ name: 'Boiler service', unitPrice: 80 }] })).body.data;
+      await api.put(`/api/v1/invoices/${inv.id}/status`, { status: 'sent' });
+      const draft = await quote(id, 'draft');
+      const stranger = await quote(await contact());
+      const pdf = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: `10.9.${++ip & 255}.1` });
+
+      const quoteRes = await pdf(`${path}/quotes/${q}/pdf`);
+      assert.equal(quoteRes.statusCode, 200, quoteRes.body);
+      assert.equal(quoteRes.headers['content-type'], 'application/pdf');
+      assert.equal(quoteRes.headers['content-disposition'], `attachment; filename="quote-${qNumber}.pdf"`);
+      assertHeaders(quoteRes.headers);
+      const quoteText = (await pdfText(quoteRes.rawPayload)).map((p) => p.text).join(' ');
+      assert.match(quoteText, /Petra Pdf/);
+      assert.match(quoteText, /Tiles/);
+
+      const invoiceRes = await pdf(`${path}/invoices/${inv.id}/pdf`);
+      assert.equal(invoiceRes.statusCode, 200, invoiceRes.body);
+      assert.equal(invoiceRes.headers['content-disposition'], `attachment; filename="invoice-${inv.number}.pdf"`);
+      assert.match((await pdfText(invoiceRes.rawPayload)).map((p) => p.text).join(' '), /Boiler service/);
+
+      for (const url of [`${path}/quotes/${draft}/pdf`, `${path}/quotes/${stranger}/pdf`, `${path}/invoices/${q}/pdf`, `/hub/${'x'.repeat(43)}/quotes/${q}/pdf`]) {
+        const res = await pdf(url);
+        assert.equal(res.statusCode, 404, url);
+        assert.match(String(res.headers['content-type']), /text\/html/);
+        assertHeaders(res.headers);
+      }
+    });
+
     test('home: the contact, non-draft quotes and invoices with totals and balance, upcoming events; headers', async () => {
       const id = await contact(ws, { first_name: 'Hanna', last_name: 'Home' });
       const path = await link(id);

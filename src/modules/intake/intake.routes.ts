@@ -9,7 +9,8 @@ import { claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.t
 import { transact } from '../../http/transact.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
-import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
+import { formFieldDefinitions, workspaceHash } from './intake.repo.ts';
+import { EmbedFieldsBody, EmbedFieldsResponse, EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
 import { intake, splitName } from './intake.service.ts';
 
 export interface IntakeOptions extends AppContext {
@@ -17,6 +18,7 @@ export interface IntakeOptions extends AppContext {
 }
 
 const FORM_PATH = '/api/forms/embed-request';
+const FIELDS_PATH = '/api/forms/embed-fields';
 const FORM_SCRIPT = fs.readFileSync(new URL('./embed-form.js', import.meta.url), 'utf8');
 
 // SPEC Limits, CORS of the embedded form endpoint: every website may post to it.
@@ -44,6 +46,18 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = ctx;
   const limiter = formRateLimiter(config.formRateLimit, redis);
+
+  /** The form's key, from the body: D2 (401), its scope, and D21 for legacy keys. */
+  async function formKey(apiKey: string, workspaceId: number | undefined, scope: string) {
+    const auth = await ctx.authenticator.fromToken(apiKey); // D2: 401 Invalid API key
+    requireScope(auth, scope);
+    if (auth.legacy) {
+      // D21: a legacy key names its workspace, and it must be its own; wk_ keys ignore it.
+      if (workspaceId === undefined) throw new ValidationError([{ path: ['workspaceId'], message: 'is required for legacy keys' }]);
+      if (workspaceId !== auth.workspaceId) throw invalidKey();
+    }
+    return auth;
+  }
 
   app.post(
     '/api/requests',
@@ -87,11 +101,36 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
     },
   );
 
-  app.options(FORM_PATH, { schema: { hide: true } }, async (_req, reply) => {
-    corsHeaders(reply);
-    reply.header('access-control-max-age', '86400');
-    return reply.code(204).send();
-  });
+  for (const path of [FORM_PATH, FIELDS_PATH]) {
+    app.options(path, { schema: { hide: true } }, async (_req, reply) => {
+      corsHeaders(reply);
+      reply.header('access-control-max-age', '86400');
+      return reply.code(204).send();
+    });
+  }
+
+  // D23 on the form: the request custom fields it must draw, so a required one can be
+  // filled in. Keyed like the submission (the key in the body, `forms:read`); read on
+  // each page view, so it does not count against FORM_RATE_LIMIT (F103).
+  app.post(
+    FIELDS_PATH,
+    {
+      config: { validation: 'form' },
+      onRequest: async (_req, reply) => corsHeaders(reply),
+      schema: {
+        operationId: 'getEmbeddedFormFields',
+        tags: ['Embedded form'],
+        summary: "List the request custom fields a website form shows (key in the body)",
+        security: [],
+        body: EmbedFieldsBody,
+        response: { 200: EmbedFieldsResponse },
+      },
+    },
+    async (req) => {
+      const auth = await formKey(req.body.apiKey, req.body.workspaceId, 'forms:read');
+      return { success: true as const, data: { custom_fields: await formFieldDefinitions(db, auth.workspaceId) } };
+    },
+  );
 
   app.post(
     FORM_PATH,
@@ -116,14 +155,8 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
     },
     async (req, reply) => {
       const { apiKey, workspaceId, formData: f, idempotency_key } = req.body;
-      const auth = await ctx.authenticator.fromToken(apiKey); // D2: 401 Invalid API key
-      requireScope(auth, 'forms:write');
-      if (auth.legacy) {
-        // D21: a legacy key names its workspace, and it must be its own; wk_ keys ignore it.
-        if (workspaceId === undefined) throw new ValidationError([{ path: ['workspaceId'], message: 'is required for legacy keys' }]);
-        if (workspaceId !== auth.workspaceId) throw invalidKey();
-      }
-      const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', auth.workspaceId).executeTakeFirst();
+      const auth = await formKey(apiKey, workspaceId, 'forms:write');
+      const ws = await workspaceHash(db, auth.workspaceId);
       if (!ws) throw notFound('Workspace');
       // E11: a repeat (a resubmitted form) is answered before it counts against the form's limit.
       if (idempotency_key !== undefined && (await claimIdempotencyKey({ db, ttlMs: config.idempotencyTtl }, req, reply, auth, idempotency_key))) return reply;

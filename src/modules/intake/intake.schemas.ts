@@ -71,3 +71,25 @@ export const EmbedRequestResponse = Type.Object({
   data: Type.Object({ requestId: Id, requestNumber: Type.String(), contactId: Id, propertyId: Nullable(Id) }),
 });
 export type EmbedRequestResponse = Static<typeof EmbedRequestResponse>;
+
+// ---- POST /api/forms/embed-fields: what the website form draws besides its own fields ----
+
+export const EmbedFieldsBody = Type.Object({
+  apiKey: Type.String({ minLength: 1, maxLength: 200 }),
+  workspaceId: Type.Optional(Id),
+});
+export type EmbedFieldsBody = Static<typeof EmbedFieldsBody>;
+
+/** D23: a request custom field as the form draws it. */
+export const FormField = Type.Object({
+  key: Type.String(),
+  label: Type.String(),
+  type: Type.String({ description: 'text, number, boolean, date or select' }),
+  options: Nullable(Type.Array(Type.String())),
+  required: Type.Boolean(),
+});
+
+export const EmbedFieldsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ custom_fields: Type.Array(FormField) }),
+});

@@ -18,7 +18,9 @@ import { findWorkspace, type Settings, settingsOf } from '../workspace/workspace
 import { type HubLinkConfig, mintHubLink } from '../hub/hub.service.ts';
 import { contactsForMessage, parentLinks } from './notifications.repo.ts';
 import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
-import { formatDate, formatMoney, type NotificationType, type Placeholders, render } from './templates.ts';
+import { documentView } from '../../domain/document-view.ts';
+import { workspaceCurrency } from '../../domain/format.ts';
+import { formatDate, formatMoney, type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
 
 // SPEC Notifications: `POST /notifications` hands one customer message to the
 // email/SMS pipeline. Everything happens in one transaction: the status the
@@ -105,12 +107,13 @@ const TARGETS: Record<NotificationType, Target> = {
       const quote = quoteOf(row);
       const customer = await customerOf(trx, w.id, [quote.contact_id], 'Quote');
       if (!KEEPS_QUOTE.includes(quote.status)) await updateQuote(trx, w.id, auth.userId, id, { status: 'awaiting_response' });
+      const currency = workspaceCurrency(w); // F101
       return {
         customer,
         values: {
+          ...pricedValues(documentView(quote, currency), currency), // E10, with deposit
           number: String(quote.number),
           name: quote.name ?? '',
-          total: formatMoney(quote.total, w.currency),
           date: formatDate(quote.date ?? today(w)),
           expire_on: formatDate(quote.expire_on),
           message: quote.message ?? '',
@@ -130,12 +133,15 @@ const TARGETS: Record<NotificationType, Target> = {
       const invoice = invoiceOf(row);
       const customer = await customerOf(trx, w.id, [invoice.contact_id], 'Invoice'); // D32
       if (!KEEPS_INVOICE.includes(invoice.status)) await updateInvoice(trx, w.id, id, { status: 'sent' });
+      const currency = workspaceCurrency(w); // F101
       return {
         customer,
         values: {
+          ...pricedValues(documentView(invoice, currency), currency), // E10
           number: String(invoice.number), // E1
           name: invoice.name ?? String(invoice.id),
-          total: formatMoney(invoice.total, w.currency),
+          amount_paid: invoice.amount_paid > 0 ? formatMoney(invoice.amount_paid, currency) : '',
+          balance: formatMoney(invoice.balance, currency),
           date: formatDate(invoice.date ?? today(w)),
           due_date: invoice.due_date ? formatDate(invoice.due_date) : (PAYMENT_TERMS[invoice.payment_terms] ?? ''),
           message: invoice.message ?? '',

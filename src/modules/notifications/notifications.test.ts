@@ -546,6 +546,56 @@ describe('POST /notifications', () => {
     assert.ok(m.body_text.includes('Total: $1,234.50'));
   });
 
+  test('E10: the quote and invoice emails list the line items and totals in the workspace currency', async () => {
+    const w = await workspace();
+    await setWorkspace(t.db, w.id, { currency: 'eur' });
+    const contact = await makeContact(w);
+    const items = [
+      { name: 'Boiler service', quantity: 2, unitPrice: 120 },
+      { name: 'Valve <½"> & seal', quantity: 1.5, unitPrice: 9.99, optional: true },
+    ];
+    const q = await created(await w.api.post('/api/v1/quotes', { contact_id: contact.id, line_items: items, discount: 20, discount_unit: '$', tax_rate: 10 }));
+    await send(w, 'quote_to_customer', q.id);
+    const inv = await created(await w.api.post('/api/v1/invoices', { contact_id: contact.id, status: 'sent', line_items: items }));
+    await w.api.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 40 });
+    await send(w, 'invoice_to_customer', inv.id);
+    const [qm, im] = await messages(w, 'email');
+    for (const part of [
+      `quote #${q.number}`,
+      '- Boiler service: 2 x €120.00 = €240.00',
+      '- Valve <½"> & seal (optional): 1.5 x €9.99 = €14.99',
+      'Subtotal: €240.00',
+      'Discount: -€20.00',
+      'Tax (10%): €22.00',
+      'Total: €242.00 EUR',
+    ]) {
+      assert.ok(qm.body_text.includes(part), `quote text has ${part}:\n${qm.body_text}`);
+    }
+    assert.ok(qm.body_html?.includes('<li>Valve &#60;½&#34;&#62; &#38; seal (optional): 1.5 x €9.99 = €14.99</li>'), qm.body_html ?? '');
+    assert.ok(qm.body_html?.includes('Total: €242.00 EUR'), qm.body_html ?? '');
+    for (const part of [`invoice #${inv.number}`, '- Boiler service: 2 x €120.00 = €240.00', 'Total: €240.00 EUR', 'Amount paid: €40.00', 'Balance due: €200.00 EUR']) {
+      assert.ok(im.body_text.includes(part), `invoice text has ${part}:\n${im.body_text}`);
+    }
+    assert.doesNotMatch(im.body_text, /Discount|Tax/, 'no discount or tax line when there is none');
+  });
+
+  test('F101: no amount without a currency: a workspace without one uses its country\'s, else usd', async () => {
+    for (const [country, expected] of [
+      ['GB', 'Total: £1,234.50 GBP'],
+      ['CA', 'Total: CA$1,234.50 CAD'],
+      ['JP', 'Total: ¥1,235 JPY'],
+      ['KE', 'Total: $1,234.50 USD'],
+      [null, 'Total: $1,234.50 USD'],
+    ] as const) {
+      const w = await workspace();
+      // A workspace from before the default (or whose currency was cleared): null in the row.
+      await t.db.updateTable('workspaces').set({ currency: null, country }).where('id', '=', w.id).execute();
+      await send(w, 'quote_to_customer', (await makeQuote(w)).id);
+      const [m] = await messages(w, 'email');
+      assert.ok(m.body_text.includes(expected), `${country}: ${m.body_text}`);
+    }
+  });
+
   test('body_html escapes HTML in values; body_text keeps them as written', async () => {
     const w = await workspace();
     const contact = await makeContact(w, { first_name: '<b>Ada</b>', email: 'ada.html@example.com' });
@@ -572,11 +622,11 @@ describe('POST /notifications', () => {
     await send(w, 'invoice_to_customer', unnamed.id);
     await send(w, 'appointment_reminder', ev.id);
     const [a, b, c] = await messages(w);
-    assert.equal(a.subject, `Invoice INV-42 from ${w.name}`);
+    assert.equal(a.subject, `Invoice #${inv.number} from ${w.name}`, 'E10: the subject names the number');
     assert.ok(a.body_text.includes('Total: $99.95'), a.body_text);
     assert.ok(a.body_text.includes(`invoice #${inv.number}.`), 'E1: the invoice number');
     assert.ok(a.body_text.includes('Due: within 30 days'), a.body_text);
-    assert.equal(b.subject, `Invoice ${unnamed.id} from ${w.name}`, 'an unnamed invoice goes by its id');
+    assert.equal(b.subject, `Invoice #${unnamed.number} from ${w.name}`, 'an unnamed invoice too');
     assert.ok(b.body_text.includes('Due: April 30, 2026'), b.body_text);
     assert.equal(c.subject, `Reminder: your appointment with ${w.name} on April 1, 2026 at 09:00`);
     assert.ok(c.body_text.includes('Time: 09:00 to 10:30'), c.body_text);

@@ -18,6 +18,13 @@ const quoteValues = (extra: Record<string, string> = {}): Record<string, string>
   expire_on: 'April 5, 2026',
   message: 'Thanks for asking.',
   payment_instructions: 'Cash or check.',
+  line_items: '- Mowing: 2 x $500.00 = $1,000.00\n- Edging: 1 x $200.00 = $200.00',
+  subtotal: '$1,200.00',
+  discount: '',
+  tax_rate: '2.88%',
+  tax: '$34.50',
+  currency: 'USD',
+  deposit: '',
   ...extra,
 });
 
@@ -35,9 +42,15 @@ describe('render', () => {
         'Acme Lawns has sent you quote #7.',
         '',
         'Spring cleanup',
-        'Total: $1,234.50',
         'Date: March 5, 2026',
         'Valid until: April 5, 2026',
+        '',
+        '- Mowing: 2 x $500.00 = $1,000.00',
+        '- Edging: 1 x $200.00 = $200.00',
+        '',
+        'Subtotal: $1,200.00',
+        'Tax (2.88%): $34.50',
+        'Total: $1,234.50 USD',
         '',
         'Thanks for asking.',
         '',
@@ -51,12 +64,12 @@ describe('render', () => {
   });
 
   test('a line whose placeholders are all empty is dropped; the blank lines around it collapse', () => {
-    const m = render('quote_to_customer', quoteValues({ name: '', expire_on: '', message: '', payment_instructions: '' }), {});
-    assert.doesNotMatch(m.text, /Valid until/);
+    const m = render('quote_to_customer', quoteValues({ name: '', expire_on: '', message: '', payment_instructions: '', line_items: '', tax: '', tax_rate: '' }), {});
+    assert.doesNotMatch(m.text, /Valid until|Discount|Tax/);
     assert.doesNotMatch(m.text, /\n\n\n/, 'no run of blank lines');
     assert.equal(
       m.text,
-      ['Hello Ada,', '', 'Acme Lawns has sent you quote #7.', '', 'Total: $1,234.50', 'Date: March 5, 2026', '', 'Thank you,', 'Acme Lawns'].join('\n'),
+      ['Hello Ada,', '', 'Acme Lawns has sent you quote #7.', '', 'Date: March 5, 2026', '', 'Subtotal: $1,200.00', 'Total: $1,234.50 USD', '', 'Thank you,', 'Acme Lawns'].join('\n'),
     );
   });
 
@@ -92,7 +105,11 @@ describe('render', () => {
     assert.match(m.text, /Hello <b>Ada<\/b> & "Bob",/, 'plain text keeps the value raw');
     assert.doesNotMatch(m.html, /<b>Ada/);
     assert.match(m.html, /<p>Hello &#60;b&#62;Ada&#60;\/b&#62; &#38; &#34;Bob&#34;,<\/p>/);
-    assert.match(m.html, /<p>Spring cleanup<br>Total: \$1,234.50<br>Date: March 5, 2026<br>Valid until: April 5, 2026<\/p>/);
+    assert.match(m.html, /<p>Spring cleanup<br>Date: March 5, 2026<br>Valid until: April 5, 2026<\/p>/);
+    assert.match(m.html, /<ul>\n<li>Mowing: 2 x \$500.00 = \$1,000.00<\/li>\n<li>Edging: 1 x \$200.00 = \$200.00<\/li>\n<\/ul>/, 'the line items: a list');
+    assert.match(m.html, /<p>Subtotal: \$1,200.00<br>Tax \(2.88%\): \$34.50<br>Total: \$1,234.50 USD<\/p>/);
+    const escaped = render('quote_to_customer', quoteValues({ line_items: '- <i>Pipe</i> & "fittings": 1 x $1.00 = $1.00' }), {});
+    assert.match(escaped.html, /<li>&#60;i&#62;Pipe&#60;\/i&#62; &#38; &#34;fittings&#34;: 1 x \$1.00 = \$1.00<\/li>/, 'item names escaped');
     assert.match(m.html, /^<!doctype html>/);
   });
 
@@ -106,8 +123,8 @@ describe('render', () => {
     const m = render('quote_to_customer', quoteValues(), settings);
     assert.equal(m.subject, 'Q7 for Ada Lovelace');
     assert.match(m.text, /^Hello Ada,/, 'a whitespace-only text template is ignored');
-    const other = render('invoice_to_customer', { name: 'INV-1', business_name: 'Acme' }, settings);
-    assert.equal(other.subject, 'Invoice INV-1 from Acme', "another type's template does not apply");
+    const other = render('invoice_to_customer', { number: '1', name: 'INV-1', business_name: 'Acme' }, settings);
+    assert.equal(other.subject, 'Invoice #1 from Acme', "another type's template does not apply");
   });
 
   test('placeholders tolerate inner spaces; an unknown value renders empty', () => {
@@ -118,13 +135,28 @@ describe('render', () => {
   test('invoice and appointment defaults', () => {
     const inv = render(
       'invoice_to_customer',
-      { business_name: 'Acme', contact_first_name: 'Ada', number: '7', name: 'INV-7', total: '$10.00', date: 'May 1, 2026', due_date: 'within 30 days', message: '', payment_instructions: '' },
+      {
+        business_name: 'Acme',
+        contact_first_name: 'Ada',
+        number: '7',
+        name: 'INV-7',
+        line_items: '- Visit: 1 x $10.00 = $10.00',
+        subtotal: '$10.00',
+        total: '$10.00',
+        currency: 'USD',
+        amount_paid: '$4.00',
+        balance: '$6.00',
+        date: 'May 1, 2026',
+        due_date: 'within 30 days',
+        message: '',
+        payment_instructions: '',
+      },
       {},
     );
-    assert.equal(inv.subject, 'Invoice INV-7 from Acme');
+    assert.equal(inv.subject, 'Invoice #7 from Acme');
     assert.match(inv.text, /has sent you invoice #7\./, 'E1: the number');
-    assert.match(inv.text, /Invoice: INV-7\nTotal: \$10\.00\nDate: May 1, 2026\nDue: within 30 days/);
-    assert.equal(inv.sms, "Acme: we've emailed you invoice INV-7 ($10.00).");
+    assert.match(inv.text, /Invoice: INV-7\nDate: May 1, 2026\nDue: within 30 days\n\n- Visit: 1 x \$10\.00 = \$10\.00\n\nSubtotal: \$10\.00\nTotal: \$10\.00 USD\nAmount paid: \$4\.00\nBalance due: \$6\.00 USD\n/);
+    assert.equal(inv.sms, "Acme: we've emailed you invoice #7 ($10.00).");
     const appt = render(
       'appointment_reminder',
       { business_name: 'Acme', contact_first_name: 'Ada', name: 'Visit', date: 'May 1, 2026', time: '09:00 to 10:00', when: 'on May 1, 2026 at 09:00', address: '' },
@@ -143,6 +175,11 @@ describe('checkTemplate', () => {
     checkTemplate('templates.invoice_to_customer.text', '{{name}} {{due_date}} {{total}}');
     checkTemplate('templates.appointment_reminder.sms', '{{when}} at {{address}}');
     checkTemplate('templates.quote_to_customer.html', '<p>no placeholder at all</p>');
+    // E10: the lines and totals.
+    checkTemplate('templates.quote_to_customer.text', '{{line_items}} {{subtotal}} {{discount}} {{tax_rate}} {{tax}} {{total}} {{currency}} {{deposit}}');
+    checkTemplate('templates.invoice_to_customer.html', '<pre>{{line_items}}</pre> {{total}} {{currency}} {{amount_paid}} {{balance}}');
+    assert.throws(() => checkTemplate('templates.invoice_to_customer.text', '{{deposit}}'), /unknown placeholder \{\{deposit\}\}/);
+    assert.throws(() => checkTemplate('templates.appointment_reminder.text', '{{line_items}}'), /unknown placeholder \{\{line_items\}\}/);
   });
 
   test('refuses an unknown placeholder, naming it', () => {

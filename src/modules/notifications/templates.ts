@@ -1,3 +1,5 @@
+import type { DocumentView } from '../../domain/document-view.ts';
+
 // Customer message templates (SPEC Notifications rule 1: "Subject and body come
 // from the workspace's templates"). Each type has defaults; a workspace replaces
 // any part with `fieldwork workspace set templates.<type>.<part>=...`. A template
@@ -13,10 +15,17 @@ export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
 // `link` (E7): a fresh customer hub link, to the document (quotes, invoices) or the hub home (appointments).
 const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email', 'link'] as const;
 
+/**
+ * E10: a document's lines and totals. `line_items` is one line per item ("- name: quantity x
+ * unit price = line total"); the amounts are formatted in the workspace currency, whose
+ * code is `currency` (USD); `discount`, `tax` and `tax_rate` (8.25%) are empty when there is none.
+ */
+const PRICED = ['line_items', 'subtotal', 'discount', 'tax_rate', 'tax', 'total', 'currency'] as const;
+
 /** The placeholders each type's templates may use; the service fills every one. */
 export const PLACEHOLDERS = {
-  quote_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'expire_on', 'message', 'payment_instructions'],
-  invoice_to_customer: [...COMMON, 'number', 'name', 'total', 'date', 'due_date', 'message', 'payment_instructions'],
+  quote_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'expire_on', 'deposit', 'message', 'payment_instructions'],
+  invoice_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'due_date', 'amount_paid', 'balance', 'message', 'payment_instructions'],
   appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
 } as const satisfies Record<NotificationType, readonly string[]>;
 
@@ -30,9 +39,16 @@ const DEFAULTS: Record<NotificationType, Record<Exclude<TemplatePart, 'html'>, s
 {{business_name}} has sent you quote #{{number}}.
 
 {{name}}
-Total: {{total}}
 Date: {{date}}
 Valid until: {{expire_on}}
+
+{{line_items}}
+
+Subtotal: {{subtotal}}
+Discount: {{discount}}
+Tax ({{tax_rate}}): {{tax}}
+Total: {{total}} {{currency}}
+Deposit: {{deposit}}
 
 {{message}}
 
@@ -45,15 +61,23 @@ Thank you,
     sms: "{{business_name}}: we've emailed you quote #{{number}} ({{total}}). {{link}}",
   },
   invoice_to_customer: {
-    subject: 'Invoice {{name}} from {{business_name}}',
+    subject: 'Invoice #{{number}} from {{business_name}}',
     text: `Hello {{contact_first_name}},
 
 {{business_name}} has sent you invoice #{{number}}.
 
 Invoice: {{name}}
-Total: {{total}}
 Date: {{date}}
 Due: {{due_date}}
+
+{{line_items}}
+
+Subtotal: {{subtotal}}
+Discount: {{discount}}
+Tax ({{tax_rate}}): {{tax}}
+Total: {{total}} {{currency}}
+Amount paid: {{amount_paid}}
+Balance due: {{balance}} {{currency}}
 
 {{message}}
 
@@ -63,7 +87,7 @@ View the invoice online: {{link}}
 
 Thank you,
 {{business_name}}`,
-    sms: "{{business_name}}: we've emailed you invoice {{name}} ({{total}}). {{link}}",
+    sms: "{{business_name}}: we've emailed you invoice #{{number}} ({{total}}). {{link}}",
   },
   appointment_reminder: {
     subject: 'Reminder: your appointment with {{business_name}} {{when}}',
@@ -129,11 +153,15 @@ const oneLine = (s: string, max: number) =>
     .trim()
     .slice(0, max);
 
+/** A paragraph whose every line starts with "- " (the line items) is a list. */
+const paragraphHtml = (p: string) => {
+  const lines = p.split('\n');
+  if (lines.every((l) => l.startsWith('- '))) return `<ul>\n${lines.map((l) => `<li>${escapeHtml(l.slice(2))}</li>`).join('\n')}\n</ul>`;
+  return `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`;
+};
+
 function htmlOf(text: string): string {
-  const paragraphs = text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
+  const paragraphs = text.split(/\n{2,}/).map(paragraphHtml).join('\n');
   return `<!doctype html>
 <html><body style="font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #222;">
 ${paragraphs}
@@ -163,22 +191,21 @@ export function render(type: NotificationType, values: Record<string, string>, s
   };
 }
 
-// Values as a customer reads them.
+/** E10: `{{line_items}}`, one line per item (the HTML part makes them a list). */
+export const lineItemsText = (view: DocumentView): string =>
+  view.lines.map((l) => `- ${l.name}${l.optional ? ' (optional)' : ''}: ${l.quantity} x ${l.unitPrice} = ${l.total}`).join('\n');
 
-/** 1234.5 in `usd` -> "$1,234.50"; a code Intl has no symbol for -> "XYZ 1,234.50"; none -> "1,234.50". */
-export function formatMoney(amount: number, currency: string | null): string {
-  if (currency) {
-    try {
-      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
-    } catch {
-      // not a well-formed currency code: its text follows the amount
-    }
-  }
-  const plain = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-  return currency ? `${plain} ${currency.toUpperCase()}` : plain;
-}
+/** E10: the priced placeholders of a quote or invoice (PRICED). */
+export const pricedValues = (view: DocumentView, currency: string) => ({
+  line_items: lineItemsText(view),
+  subtotal: view.subtotal,
+  discount: view.discount,
+  tax_rate: view.taxRate,
+  tax: view.tax,
+  total: view.total,
+  currency: currency.toUpperCase(),
+  deposit: view.deposit, // quotes only (PLACEHOLDERS)
+});
 
-const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** "2026-03-05" -> "March 5, 2026"; null -> "". */
-export const formatDate = (date: string | null | undefined): string => (date ? longDate.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)) : '');
+// Values as a customer reads them: one place, src/domain/format.ts.
+export { formatDate, formatMoney } from '../../domain/format.ts';

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { currencyForCountry } from '../../domain/format.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
 import { insertUser } from '../users/users.repo.ts';
@@ -94,7 +95,7 @@ export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
           industry: input.industry ?? null,
           industry_key: industryKey(input.industry),
           country: input.country?.toUpperCase() ?? null,
-          currency: input.currency?.toLowerCase() ?? null,
+          currency: (input.currency ?? currencyForCountry(input.country)).toLowerCase(), // F101
           timezone: input.timezone ?? 'UTC',
           about: null,
           settings: toJson({}),
@@ -134,7 +135,8 @@ export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: R
         fields.name = value;
       } else fields[field] = value;
       if (field === 'industry') fields.industry_key = industryKey(value);
-    } else settings[key] = parseSetting(key, raw);
+    } else if (key === 'reply_to' && raw === '') delete settings.reply_to; // empty clears: replies go to From
+    else settings[key] = parseSetting(key, raw);
   }
   const updated = await updateWorkspace(db, workspaceId, { ...fields, settings: toJson(settings), updated_at: now() });
   return { workspace: updated, settings: settingsOf(updated) };
@@ -160,6 +162,9 @@ const BOOL_KEY = new RegExp(
   `^(sms_plan|notifications\\.(${NOTIFICATION_TYPES.join('|')})\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`,
 );
 
+/** local@domain.tld: no spaces, quotes, brackets, commas or line breaks anywhere; a dotted domain. */
+const REPLY_TO = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
 /** Validates one `workspace set` value against the settings it may name. */
 export function parseSetting(key: string, raw: string): string | number | boolean {
   if (BOOL_KEY.test(key)) {
@@ -181,6 +186,11 @@ export function parseSetting(key: string, raw: string): string | number | boolea
   }
   if (key === 'plan') {
     if (!/^[a-z0-9_-]{1,40}$/.test(raw)) throw new Error('plan must be a short lowercase name, e.g. standard');
+    return raw;
+  }
+  if (key === 'reply_to') {
+    // E10: the Reply-To of customer emails (F102). One plain address: no display name, no list.
+    if (raw.length > 254 || !REPLY_TO.test(raw)) throw new Error(`reply_to must be an email address, e.g. office@example.com (got "${raw.slice(0, 80)}")`);
     return raw;
   }
   if (key.startsWith('templates.')) {

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setWorkspace } from '../workspace/workspace.service.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { pdfText } from '../../../test/pdf-text.ts';
+import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
+
+// E9: quotes and invoices as PDFs. The text is read back with pdfjs-dist, as a
+// PDF reader (or a screen reader, or a search) would.
+
+
+const get = (t: TestApp, token: string, url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+
+describe('PDFs (E9)', () => {
+  let t: TestApp;
+  let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+  let api: Client;
+  let contactId: number;
+  before(async () => {
+    t = await buildTestApp();
+    ws = await seedWorkspace(t.db, 'Bob & Sons Plumbing');
+    api = client(t.app, ws.token);
+    contactId = (await api.post('/api/v1/contacts', { first_name: 'Carla', last_name: 'Customer', email: 'carla@customer.test' })).body.data.id;
+  });
+  after(() => t.close());
+
+  test('a quote PDF: attachment headers, and its text holds the business, customer, number, date, every line and the totals in the currency', async () => {
+    const created = await api.post('/api/v1/quotes', {
+      contact_id: contactId,
+      name: 'Bathroom refit',
+      date: '2026-03-05',
+      expire_on: '2026-04-05',
+      discount: 10,
+      discount_unit: '%',
+      tax_rate: 8.25,
+      message: 'Thanks for asking us.',
+      line_items: [
+        { name: 'Copper pipe', quantity: 12.5, unitPrice: 4.2, description: 'Type L, 3/4 inch' },
+        { name: 'Labour', quantity: 3, unitPrice: 1250 },
+        { name: 'Heated towel rail', quantity: 1, unitPrice: 300, optional: true },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const quote = created.body.data;
+    const res = await get(t, ws.token, `/api/v1/quotes/${quote.id}/pdf`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['content-type'], 'application/pdf');
+    assert.equal(res.headers['content-disposition'], `attachment; filename="quote-${quote.number}.pdf"`);
+    assert.equal(res.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    assert.ok(res.rawPayload.equals((await get(t, ws.token, `/api/v1/quotes/${quote.id}/pdf`)).rawPayload), 'one version, the same bytes');
+    const pages = await pdfText(res.rawPayload);
+    assert.equal(pages.length, 1);
+    const text = pages[0].text;
+    for (const want of [
+      'Bob & Sons Plumbing',
+      'Carla Customer',
+      `Quote #${quote.number}`,
+      'Bathroom refit',
+      'March 5, 2026',
+      'April 5, 2026',
+      'Copper pipe',
+      'Type L, 3/4 inch',
+      '12.5',
+      '$4.20',
+      '$52.50', // 12.5 x 4.20
+      'Labour',
+      '$1,250.00',
+      '$3,750.00',
+      'Heated towel rail (optional)',
+      '$300.00',
+      'Subtotal',
+      '$3,802.50',
+      '-$380.25', // 10 %
+      'Tax (8.25%)',
+      '$282.34', // 8.25 % of 3,422.25
+      '$3,704.59',
+      'Thanks for asking us.',
+    ]) {
+      assert.ok(text.includes(want), `"${want}" in: ${text}`);
+    }
+    assert.equal(quote.total, 3704.59);
+  });
+
+  test('an invoice PDF: due date, amount paid and balance; the currency is the workspace’s', async () => {
+    const w2 = await seedWorkspace(t.db, 'Euro Heating');
+    await setWorkspace(t.db, w2.workspace.id, { currency: 'eur' });
+    const a = client(t.app, w2.token);
+    const contact = (await a.post('/api/v1/contacts', { first_name: 'Jörg', last_name: 'Müller' })).body.data.id;
+    const inv = (
+      await a.post('/api/v1/invoices', {
+        contact_id: contact,
+        name: 'Boiler service',
+        status: 'sent',
+        date: '2026-01-10',
+        payment_terms: 'net_30',
+        line_items: [{ name: 'Service', quantity: 2, unitPrice: 120 }],
+      })
+    ).body.data;
+    assert.equal((await a.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 40 })).status, 201);
+    const res = await get(t, w2.token, `/api/v1/invoices/${inv.id}/pdf`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['content-disposition'], `attachment; filename="invoice-${inv.number}.pdf"`);
+    const [page] = await pdfText(res.rawPayload);
+    for (const want of ['Euro Heating', 'Jörg Müller', `Invoice #${inv.number}`, 'January 10, 2026', 'Due date', 'February 9, 2026', '€120.00', '€240.00', 'Amount paid', '€40.00', 'Balance due', '€200.00']) {
+      assert.ok(page.text.includes(want), `"${want}" in: ${page.text}`);
+    }
+  });
+
+  test('a 50-line invoice spans pages cleanly: every row whole on one page, headers repeated, page numbers, long texts wrapped inside the page', async () => {
+    const long = 'A very long description that goes on and on about the work done, '.repeat(12);
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      name: `Item ${String(i + 1).padStart(2, '0')} ${i === 7 ? 'with a name long enough to wrap onto a second line of the item column, surely' : 'part'}`,
+      quantity: i + 1,
+      unitPrice: 10 + i,
+      ...(i % 10 === 3 ? { description: long } : {}),
+    }));
+    const inv = (
+      await api.post('/api/v1/invoices', { contact_id: contactId, line_items: items, payment_instructions: 'Pay by bank transfer. '.repeat(200) })
+    ).body.data;
+    const res = await get(t, ws.token, `/api/v1/invoices/${inv.id}/pdf`);
+    assert.equal(res.statusCode, 200);
+    const pages = await pdfText(res.rawPayload);
+    assert.ok(pages.length >= 3, `${pages.length} pages`);
+    for (const [n, page] of pages.entries()) {
+      assert.ok(page.text.includes(`Page ${n + 1} of ${pages.length}`), `page ${n + 1} numbered`);
+      // Nothing drawn outside the page's margins (the footer sits in the bottom one).
+      for (const item of page.items) {
+        assert.ok(item.y > 30 && item.y < page.height - 40, `page ${n + 1}: "${item.str}" at y=${item.y}`);
+        assert.ok(item.x >= 49 && item.x < 562, `page ${n + 1}: "${item.str}" at x=${item.x}`);
+      }
+    }
+    for (const [i, item] of items.entries()) {
+      const lineTotal = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format((i + 1) * (10 + i));
+      const label = `Item ${String(i + 1).padStart(2, '0')}`;
+      const on = pages.filter((p) => p.text.includes(label));
+      assert.equal(on.length, 1, `${label} on one page`);
+      // Its amounts are on the same page, beside it (same baseline as the name's first line).
+      const page = on[0];
+      const nameItem = page.items.find((x) => x.str.startsWith(label))!;
+      assert.ok(page.items.some((x) => x.str === lineTotal && Math.abs(x.y - nameItem.y) < 1), `${label}: ${lineTotal} beside it`);
+      assert.ok(page.items.some((x) => x.str === String(i + 1) && Math.abs(x.y - nameItem.y) < 1), `${label}: quantity beside it`);
+    }
+    for (const page of pages.slice(0, -1)) assert.ok(page.text.includes('UNIT PRICE'), 'the table header on every page with rows');
+    const all = pages.map((p) => p.text).join(' ');
+    assert.ok(all.includes('surely'), 'the long name is all there');
+    assert.equal(all.split('Pay by bank transfer.').length - 1, 200, 'long text flows on, nothing lost');
+  });
+
+  test('another workspace’s id and an absent id are both 404 Quote/Invoice not found, like the single GET', async () => {
+    const other = await seedWorkspace(t.db);
+    const q = (await api.post('/api/v1/quotes', { name: 'Mine' })).body.data.id;
+    const i = (await api.post('/api/v1/invoices', { name: 'Mine' })).body.data.id;
+    for (const [path, id, error] of [
+      ['quotes', q, 'Quote not found'],
+      ['invoices', i, 'Invoice not found'],
+    ] as const) {
+      const foreign = await client(t.app, other.token).get(`/api/v1/${path}/${id}/pdf`);
+      const absent = await client(t.app, other.token).get(`/api/v1/${path}/999999/pdf`);
+      const single = await client(t.app, other.token).get(`/api/v1/${path}/${id}`);
+      assert.equal(foreign.status, 404);
+      assert.deepEqual(foreign.body, { success: false, error });
+      assert.deepEqual(foreign.body, absent.body);
+      assert.deepEqual(foreign.body, single.body);
+    }
+    // The service the hub calls answers the same.
+    await assert.rejects(quotePdf(t.db, other.workspace.id, q), { status: 404, message: 'Quote not found' });
+    await assert.rejects(invoicePdf(t.db, other.workspace.id, i), { status: 404, message: 'Invoice not found' });
+    assert.match((await quotePdf(t.db, ws.workspace.id, q)).filename, /^quote-\d+\.pdf$/);
+  });
+
+  test('scopes: quotes:read and invoices:read; a key without them is 403', async () => {
+    const q = (await api.post('/api/v1/quotes', { name: 'Scoped' })).body.data.id;
+    const i = (await api.post('/api/v1/invoices', { name: 'Scoped' })).body.data.id;
+    const quotesOnly = await keyFor(t.db, ws.workspace.id, 'rest', ['quotes:read']);
+    const invoicesOnly = await keyFor(t.db, ws.workspace.id, 'rest', ['invoices:read']);
+    assert.equal((await get(t, quotesOnly, `/api/v1/quotes/${q}/pdf`)).statusCode, 200);
+    assert.equal((await get(t, invoicesOnly, `/api/v1/invoices/${i}/pdf`)).statusCode, 200);
+    const refused = await get(t, quotesOnly, `/api/v1/invoices/${i}/pdf`);
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().success, false);
+    assert.equal((await get(t, invoicesOnly, `/api/v1/quotes/${q}/pdf`)).statusCode, 403);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/quotes/${q}/pdf` })).statusCode, 401);
+  });
+
+  test('a currency the font has no symbol for is written by its code; text outside the font loses only its accents', async () => {
+    const w3 = await seedWorkspace(t.db, 'Mumbai Repairs');
+    await setWorkspace(t.db, w3.workspace.id, { currency: 'inr' });
+    const a = client(t.app, w3.token);
+    const q = (await a.post('/api/v1/quotes', { name: 'Zażółć', line_items: [{ name: 'Fan fitting', unitPrice: 1500 }] })).body.data.id;
+    const [page] = await pdfText((await get(t, w3.token, `/api/v1/quotes/${q}/pdf`)).rawPayload);
+    assert.ok(/INR\s1,500\.00/.test(page.text), page.text);
+    assert.ok(page.text.includes('Zazó?c'), page.text);
+    assert.equal(winAnsi('Žluťoučký kůň ₹ 東'), 'Žlutoucký kun ? ?');
+  });
+});
