@@ -5,7 +5,7 @@ import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { prepared } from '../../db/prepared.ts';
 import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
-import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts';
 
 export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });

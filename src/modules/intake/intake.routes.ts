@@ -9,6 +9,7 @@ import { claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.t
 import { transact } from '../../http/transact.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
+import { workspaceHash } from './intake.repo.ts';
 import { EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
 import { intake, splitName } from './intake.service.ts';
 
@@ -123,11 +124,11 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         if (workspaceId === undefined) throw new ValidationError([{ path: ['workspaceId'], message: 'is required for legacy keys' }]);
         if (workspaceId !== auth.workspaceId) throw invalidKey();
       }
-      const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', auth.workspaceId).executeTakeFirst();
-      if (!ws) throw notFound('Workspace');
+      const hash = await workspaceHash(db, auth.workspaceId);
+      if (hash === undefined) throw notFound('Workspace');
       // E11: a repeat (a resubmitted form) is answered before it counts against the form's limit.
       if (idempotency_key !== undefined && (await claimIdempotencyKey({ db, ttlMs: config.idempotencyTtl }, req, reply, auth, idempotency_key))) return reply;
-      const { allowed, retryAfterSeconds } = await limiter.hit(ws.hash);
+      const { allowed, retryAfterSeconds } = await limiter.hit(hash);
       if (!allowed) {
         reply.header('retry-after', String(retryAfterSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording

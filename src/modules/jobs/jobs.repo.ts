@@ -16,7 +16,7 @@ import {
   type UserRef,
   userRefJson,
 } from '../../db/related.ts';
-import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
 
@@ -44,6 +44,11 @@ export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
   if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
   if (q.status) qb = qb.where('status', 'in', csv(q.status));
   return paginate(qb, q, listSpec);
+}
+
+/** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */
+export async function lockQuote(db: Kysely<DB>, workspaceId: number, quoteId: number): Promise<boolean> {
+  return Boolean(await locked(db, db.selectFrom('quotes').select('id').where('workspace_id', '=', workspaceId).where('id', '=', quoteId)).executeTakeFirst());
 }
 
 /** D14: the job a quote already yielded, if any. */

@@ -7,13 +7,12 @@ import {assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/lin
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { locked } from '../../db/locks.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit, type OutboxEvent } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, updateJobRow } from './jobs.repo.ts';
+import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, lockQuote, updateJobRow } from './jobs.repo.ts';
 import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
 import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 
@@ -52,8 +51,7 @@ const quoteTaken = (quoteId: number) => invalidField(['quote_id'], `quote ${quot
  * acceptance of the same quote queue instead of racing.
  */
 async function claimQuote(trx: Kysely<DB>, workspaceId: number, quoteId: number, self: number | null) {
-  const quote = await locked(trx, trx.selectFrom('quotes').select('id').where('workspace_id', '=', workspaceId).where('id', '=', quoteId)).executeTakeFirst();
-  if (!quote) throw invalidField(['quote_id'], `quote_id ${quoteId} does not exist`);
+  if (!(await lockQuote(trx, workspaceId, quoteId))) throw invalidField(['quote_id'], `quote_id ${quoteId} does not exist`);
   const existing = await jobOfQuote(trx, workspaceId, quoteId);
   if (existing && existing.id !== self) throw quoteTaken(quoteId);
 }

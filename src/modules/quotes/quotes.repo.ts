@@ -16,7 +16,7 @@ import {
   type UserRef,
   userRefJson,
 } from '../../db/related.ts';
-import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 

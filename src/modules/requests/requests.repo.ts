@@ -42,6 +42,11 @@ export async function listRequests(db: Kysely<DB>, workspaceId: number, q: Reque
 }
 
 /** The API record of a row (drops `created_by`, parses JSON). */
+/** What the `new_request` data (D33) shows of the request's contact. */
+export function requestContact(db: Kysely<DB>, workspaceId: number, contactId: number) {
+  return db.selectFrom('contacts').select(['first_name', 'last_name', 'email', 'phone']).where('workspace_id', '=', workspaceId).where('id', '=', contactId).executeTakeFirst();
+}
+
 export function requestOf(row: Record<string, unknown> & object): Request {
   const { created_by: _, ...rest } = row;
   return requestCodec.decode(rest);

@@ -9,7 +9,7 @@ import type { CrudService } from '../../http/crud.ts';
 import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { insertRequest, listRequests, requestCodec, requestOf, requests, updateRequestRow } from './requests.repo.ts';
+import { insertRequest, listRequests, requestCodec, requestContact, requestOf, requests, updateRequestRow } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 
@@ -25,14 +25,7 @@ export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number
  * `data.service_type`; `message` the details. Shared by every create path (D16).
  */
 export async function newRequestPayload(db: Kysely<DB>, workspaceId: number, request: Request): Promise<NewRequestPayload> {
-  const contact = request.contact_id
-    ? await db
-        .selectFrom('contacts')
-        .select(['first_name', 'last_name', 'email', 'phone'])
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', request.contact_id)
-        .executeTakeFirst()
-    : undefined;
+  const contact = request.contact_id ? await requestContact(db, workspaceId, request.contact_id) : undefined;
   const fullName = contact ? `${contact.first_name} ${contact.last_name}`.trim() : '';
   const data = request.data;
   const serviceType = data && typeof data === 'object' && 'service_type' in data ? (data as { service_type: unknown }).service_type : null;
