@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
-import { insertUploadLink } from '../uploads/upload-fixtures.ts';
+import { insertUploadLink } from '../../../test/upload-fixtures.ts';
 
 type Row = { id: number; [k: string]: unknown };
 
