@@ -1,5 +1,5 @@
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
@@ -20,12 +20,12 @@ import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-field
 import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
 
-export const jobCodec = rowCodec<Job>({ json: ['line_items', 'expenses', 'custom_fields'] });
+export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'] });
 export const jobs = tenantRows('jobs');
 
 /** The API record of a row. */
-export function jobOf(row: object): Job {
-  const { created_by: _, ...rest } = row as Record<string, unknown>;
+export function jobOf(row: Selectable<JobsTable>): Job {
+  const { created_by: _, ...rest } = row;
   return jobCodec.decode(rest);
 }
 
@@ -139,14 +139,14 @@ export async function loadJobInputs(
   return { refs, defs: fieldDefsOf(row.fields), missing };
 }
 
-export async function insertJobRow(db: Kysely<DB>, values: Record<string, unknown>): Promise<Job> {
-  return jobOf(await db.insertInto('jobs').values(values as Insertable<JobsTable>).returningAll().executeTakeFirstOrThrow());
+export async function insertJobRow(db: Kysely<DB>, values: Insertable<JobsTable>): Promise<Job> {
+  return jobOf(await db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
-export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<Job> {
+export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<JobsTable>): Promise<Job> {
   const row = await db
     .updateTable('jobs')
-    .set(values as Updateable<JobsTable>)
+    .set(values)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .returningAll()

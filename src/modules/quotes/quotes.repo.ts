@@ -1,5 +1,5 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuotesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
@@ -20,12 +20,12 @@ import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-field
 import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
-export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields'] });
+export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields'] });
 export const quotes = tenantRows('quotes');
 
 /** The API record of a row. */
-export function quoteOf(row: object): Quote {
-  const { created_by: _, ...rest } = row as Record<string, unknown>;
+export function quoteOf(row: Selectable<QuotesTable>): Quote {
+  const { created_by: _, ...rest } = row;
   return quoteCodec.decode(rest);
 }
 
@@ -180,21 +180,21 @@ export async function loadQuoteInputs(
   return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
 }
 
-export async function insertQuote(db: Kysely<DB>, values: Record<string, unknown>): Promise<Quote> {
+export async function insertQuote(db: Kysely<DB>, values: Insertable<QuotesTable>): Promise<Quote> {
   const row = await db
     .insertInto('quotes')
-    .values(values as Insertable<QuotesTable>)
+    .values(values)
     .returningAll()
     .executeTakeFirstOrThrow();
   return quoteOf(row);
 }
 
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
-export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<{ quote: Quote; job: DocumentRef | null }> {
+export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
   const d = dialectOf(db);
   const row = await db
     .updateTable('quotes')
-    .set(values as Updateable<QuotesTable>)
+    .set(values)
     .where('quotes.workspace_id', '=', workspaceId)
     .where('quotes.id', '=', id)
     .returningAll()

@@ -1,12 +1,12 @@
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, RequestsTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Request, RequestQuery } from './requests.schemas.ts';
 
-export const requestCodec = rowCodec<Request>({ json: ['data', 'custom_fields'] });
+export const requestCodec = tableCodec<Request>()('requests', { json: ['data', 'custom_fields'] });
 export const requests = tenantRows('requests');
 
 const COLUMNS = [
@@ -47,21 +47,21 @@ export function requestContact(db: Kysely<DB>, workspaceId: number, contactId: n
   return db.selectFrom('contacts').select(['first_name', 'last_name', 'email', 'phone']).where('workspace_id', '=', workspaceId).where('id', '=', contactId).executeTakeFirst();
 }
 
-export function requestOf(row: Record<string, unknown> & object): Request {
+export function requestOf(row: Selectable<RequestsTable>): Request {
   const { created_by: _, ...rest } = row;
   return requestCodec.decode(rest);
 }
 
 /** Inserts and answers the stored record (no read back). */
-export async function insertRequest(db: Kysely<DB>, values: Record<string, unknown>): Promise<Request> {
-  return requestOf(await db.insertInto('requests').values(values as Insertable<RequestsTable>).returningAll().executeTakeFirstOrThrow());
+export async function insertRequest(db: Kysely<DB>, values: Insertable<RequestsTable>): Promise<Request> {
+  return requestOf(await db.insertInto('requests').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
 /** Updates and answers the stored record (no read back). */
-export async function updateRequestRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<Request> {
+export async function updateRequestRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<RequestsTable>): Promise<Request> {
   const row = await db
     .updateTable('requests')
-    .set(values as Updateable<RequestsTable>)
+    .set(values)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .returningAll()
