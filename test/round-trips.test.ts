@@ -146,6 +146,27 @@ describe('round trips: quotes and jobs', () => {
   });
 });
 
+describe('round trips: requests', () => {
+  // begin; the contact, property and assignee with the D23 definitions (one
+  // statement, the contact also feeds new_request's data, D33); the number
+  // (D13); the insert; the outbox row; commit.
+  test('creating a request with a contact and an assignee: 6 statements at most', async () => {
+    let created: { id: number } | undefined;
+    const s = await statementsOf(t, async () => {
+      const res = await api.post('/api/v1/requests', { name: 'Leak', contact_id: contactId, assignee_id: userId });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      created = res.body.data;
+    });
+    within(s, 6, 'POST /requests');
+    await answersLikeGet(`/api/v1/requests/${created!.id}`, created);
+    const events = (await t.db.selectFrom('outbox').select('payload').where('event', '=', 'new_request').execute()).map((r) => JSON.parse(r.payload));
+    assert.deepEqual(
+      events.map((e) => [e.data.id, e.data.email, e.data.name]),
+      [[created!.id, null, 'Leak']],
+    );
+  });
+});
+
 describe('round trips: contacts and events', () => {
   let id: number;
   let eventId: number;

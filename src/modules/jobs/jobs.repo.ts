@@ -10,7 +10,7 @@ import {
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  pendingRow,
+  pendingRefs,
   type PropertyRef,
   propertyRefJson,
   type UserRef,
@@ -106,36 +106,20 @@ export async function loadJobInputs(
   { fields }: { fields: boolean },
 ): Promise<{ refs: JobRefs; defs: FieldDef[]; missing: boolean }> {
   const d = dialectOf(db);
+  const p = pendingRefs(workspaceId, {
+    contact: ['contact', body.contact_id],
+    property: ['property', body.property_id],
+    request: ['request', body.request_id],
+    quote: ['quote', body.quote_id],
+    salesperson: ['user', body.salesperson_id],
+  });
   const row = await db
-    .selectFrom(
-      pendingRow(
-        workspaceId,
-        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, quote_id: body.quote_id },
-        { salesperson_id: body.salesperson_id },
-      ).as('pending'),
-    )
-    .select((eb) => [
-      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
-      propertyRefJson(eb, d, 'pending.property_id').as('property'),
-      documentRefJson(eb, d, 'pending.request_id').as('request'),
-      documentRefJson(eb, d, 'pending.quote_id').as('quote'),
-      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
-      customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields'),
-    ])
+    .selectFrom(p.from)
+    .select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields')])
     .executeTakeFirstOrThrow();
-  const refs: JobRefs = {
-    contact: parseJson(row.contact),
-    property: parseJson(row.property),
-    request: parseJson(row.request),
-    quote: parseJson(row.quote),
-    salesperson: parseJson(row.salesperson),
-  };
-  const given = (v: unknown) => v !== undefined && v !== null;
-  const missing =
-    (given(body.contact_id) && !refs.contact) ||
-    (given(body.property_id) && !refs.property) ||
-    (given(body.request_id) && !refs.request) ||
-    (given(body.salesperson_id) && !refs.salesperson);
+  const { refs, missing: notFound } = p.read(row);
+  // A missing quote is refused by claimQuote (D14), with its own wording.
+  const missing = notFound.some((name) => name !== 'quote');
   return { refs, defs: fieldDefsOf(row.fields), missing };
 }
 

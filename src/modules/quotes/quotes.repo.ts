@@ -10,7 +10,7 @@ import {
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  pendingRow,
+  pendingRefs,
   type PropertyRef,
   propertyRefJson,
   type UserRef,
@@ -141,19 +141,16 @@ export async function loadQuoteInputs(
   { quoteFields, jobFields }: { quoteFields: boolean; jobFields: boolean },
 ): Promise<{ refs: QuoteRefs; quoteDefs: FieldDef[]; jobDefs: FieldDef[]; missing: boolean }> {
   const d = dialectOf(db);
+  const p = pendingRefs(workspaceId, {
+    contact: ['contact', body.contact_id],
+    property: ['property', body.property_id],
+    request: ['request', body.request_id],
+    salesperson: ['user', body.salesperson_id],
+  });
   const row = await db
-    .selectFrom(
-      pendingRow(
-        workspaceId,
-        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, template_id: body.template_id },
-        { salesperson_id: body.salesperson_id },
-      ).as('pending'),
-    )
+    .selectFrom(p.from)
     .select((eb) => [
-      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
-      propertyRefJson(eb, d, 'pending.property_id').as('property'),
-      documentRefJson(eb, d, 'pending.request_id').as('request'),
-      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
+      ...p.select(eb, d),
       eb
         .selectFrom('quote_templates')
         .select('quote_templates.id')
@@ -164,19 +161,9 @@ export async function loadQuoteInputs(
       customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
     ])
     .executeTakeFirstOrThrow();
-  const refs: QuoteRefs = {
-    contact: parseJson(row.contact),
-    property: parseJson(row.property),
-    request: parseJson(row.request),
-    salesperson: parseJson(row.salesperson),
-  };
+  const { refs, missing: notFound } = p.read(row);
   const given = (v: unknown) => v !== undefined && v !== null;
-  const missing =
-    (given(body.contact_id) && !refs.contact) ||
-    (given(body.property_id) && !refs.property) ||
-    (given(body.request_id) && !refs.request) ||
-    (given(body.salesperson_id) && !refs.salesperson) ||
-    (given(body.template_id) && (row.template === null || row.template === undefined));
+  const missing = notFound.length > 0 || (given(body.template_id) && (row.template === null || row.template === undefined));
   return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
 }
 
