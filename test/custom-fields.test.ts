@@ -263,6 +263,13 @@ describe('required custom fields on every create path (D23)', () => {
     await refused(ws.workspace.id, () => api.post(`/api/v1/quote-templates/${template.id}/create-quote`), ['custom_fields', 'po']);
   });
 
+  test('POST /requests/:id/create-quote (E6): a request carries no quote custom fields, so a required quote field refuses it; the request keeps its status', async () => {
+    const { ws, api } = await workspaceRequiring('quote');
+    const request = (await api.post('/api/v1/requests', { name: 'Fence' })).body.data;
+    await refused(ws.workspace.id, () => api.post(`/api/v1/requests/${request.id}/create-quote`), ['custom_fields', 'po']);
+    assert.equal((await api.get(`/api/v1/requests/${request.id}`)).body.data.status, 'new');
+  });
+
   test('accepting a quote: its job carries the quote values of the keys jobs define; without a required one, nothing changes', async () => {
     const { ws, api } = await workspaceRequiring('job', 'gate_code');
     // No quote definitions here, so a quote may carry any object.

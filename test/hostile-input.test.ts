@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { multipartBody, png } from '../src/modules/uploads/upload-fixtures.ts';
+import { multipartBody, png } from './upload-fixtures.ts';
 import { type Client, buildTestApp, client, keyFor, type Res, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Hostile input (E18, D4, D5): text a database refuses, hostile nesting, ids in

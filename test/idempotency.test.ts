@@ -15,7 +15,7 @@ import { dataEnvelope, idempotency } from '../src/http/idempotency.ts';
 import { transact } from '../src/http/transact.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
-import { multipartBody, png } from '../src/modules/uploads/upload-fixtures.ts';
+import { multipartBody, png } from './upload-fixtures.ts';
 import { backend, buildTestApp, keyFor, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
 // E11 idempotency keys over the real app: every write route, on both databases.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertUploadLink } from '../src/modules/uploads/upload-fixtures.ts';
+import { insertUploadLink } from './upload-fixtures.ts';
 import { buildTestApp, type Client, client, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Tenant isolation, for every route: another workspace's id behaves exactly

@@ -64,37 +64,20 @@ test('layers: the check itself sees a crossing', () => {
 // Queries live in src/db and the modules' *.repo.ts files (docs/architecture.md): a
 // service or a route file calls a repository, it does not build SQL.
 const QUERY_BUILDER = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql`/;
-// Being rewritten while this check was added; the later pass moves their queries and
-// empties this list (it must end empty).
-const QUERIES_ALLOWED_FOR_NOW = new Set([
-  'modules/custom-fields/custom-fields.service.ts',
-  'modules/intake/intake.service.ts',
-  'modules/jobs/jobs.service.ts',
-  'modules/requests/requests.service.ts',
-]);
 
 test('layers: no service or route file under src/modules builds SQL', () => {
   const offenders = sources(src).filter(
-    (f) => f.startsWith('modules/') && /\.(service|routes)\.ts$/.test(f) && !QUERIES_ALLOWED_FOR_NOW.has(f) && QUERY_BUILDER.test(fs.readFileSync(path.join(src, f), 'utf8')),
+    (f) => f.startsWith('modules/') && /\.(service|routes)\.ts$/.test(f) && QUERY_BUILDER.test(fs.readFileSync(path.join(src, f), 'utf8')),
   );
   assert.deepEqual(offenders, []);
   // The pattern sees the forms it names.
   assert.ok(QUERY_BUILDER.test("db.selectFrom('users')") && QUERY_BUILDER.test('sql`now()`') && !QUERY_BUILDER.test('selectFromList('));
 });
 
-// `as never` and `as unknown as` switch the type checker off. New code has none; the
-// files below still had them when this check was added, and the allowance per file
-// must only go down, to 0 (then delete the entry).
+// `as never` and `as unknown as` switch the type checker off: src/ has none.
 const CASTS = /\bas (never|unknown as)\b/g;
-const CASTS_ALLOWED_FOR_NOW: Record<string, number> = {
-  'db/tenant-rows.ts': 2, // the legacy rowCodec overloads, kept for the modules below
-  'http/validation.ts': 1,
-  'modules/contacts/contacts.repo.ts': 2,
-  'modules/events/events.repo.ts': 2,
-  'modules/quotes/quotes.test.ts': 1,
-};
 
-test('layers: no `as never` or `as unknown as` beyond the allowance', () => {
+test('layers: no `as never` or `as unknown as` in src/', () => {
   const files = fs
     .readdirSync(src, { recursive: true })
     .map(String)
@@ -103,7 +86,7 @@ test('layers: no `as never` or `as unknown as` beyond the allowance', () => {
   const over: string[] = [];
   for (const f of files) {
     const count = fs.readFileSync(path.join(src, f), 'utf8').match(CASTS)?.length ?? 0;
-    if (count > (CASTS_ALLOWED_FOR_NOW[f] ?? 0)) over.push(`src/${f}: ${count} (allowed ${CASTS_ALLOWED_FOR_NOW[f] ?? 0})`);
+    if (count > 0) over.push(`src/${f}: ${count}`);
   }
   assert.deepEqual(over, []);
 });

@@ -2,39 +2,16 @@ import type { Selectable } from 'kysely';
 import { fromJson, toJson } from './json.ts';
 import type { DB } from './schema.ts';
 
-/**
- * Converts between API objects and rows for one table: JSON columns to text and
- * back, booleans to 0/1 and back. Only keys present in the input are written,
- * which makes the same encoder serve partial updates (SPEC convention 6).
- *
- * Legacy, untyped form: `encode` returns `Record<string, unknown>`, which the table
- * builders only take through a cast. New code uses `tableCodec` below; this one
- * goes once every module has moved (docs/architecture.md, "row encoding").
- */
-declare const untyped: unique symbol;
-/** What the legacy `rowCodec.encode` returns: marked (types only) so a typed signature never takes it by accident. */
-export type UntypedRow = Record<string, unknown> & { readonly [untyped]: true };
-
-export function rowCodec<Api extends object>(spec: { json?: readonly string[]; bool?: readonly string[] }) {
-  const json = new Set(spec.json ?? []);
-  const bool = new Set(spec.bool ?? []);
-  return {
-    encode(input: Partial<Api> | Record<string, unknown>): UntypedRow {
-      return encodeRow(input, json, bool) as UntypedRow;
-    },
-    decode<R extends object>(row: R): Api {
-      return decodeRow<Api>(row, json, bool);
-    },
-  };
-}
-
 /** The row an API object encodes to: JSON keys become text, boolean keys 0/1, the rest stay as they are. */
 export type Encoded<I, J extends PropertyKey, B extends PropertyKey> = {
   [K in keyof I]: K extends J ? (null extends I[K] ? string | null : string) : K extends B ? (null extends I[K] ? number | null : number) : I[K];
 };
 
 /**
- * The typed codec of one table. `encode` returns exactly the columns it was given,
+ * The typed codec of one table: converts between API objects and rows, JSON
+ * columns to text and back, booleans to 0/1 and back. Only keys present in the
+ * input are written, which makes the same encoder serve partial updates (SPEC
+ * convention 6). `encode` returns exactly the columns it was given,
  * with their row types, so `db.insertInto(table).values({ ...codec.encode(body), workspace_id, ... })`
  * and `.set(codec.encode(body))` are checked by Kysely against the table's
  * `Insertable`/`Updateable` types: a missing required column or a wrongly typed
@@ -55,8 +32,8 @@ export function tableCodec<Api extends object>() {
       encode<I extends Partial<Api>>(input: I): Encoded<I, J, B> {
         return encodeRow(input, json, bool) as Encoded<I, J, B>;
       },
-      /** The row read back as the API object: JSON parsed, 0/1 as booleans. */
-      decode(row: Selectable<DB[T]>): Api {
+      /** The row (or the table's columns a query selected) read back as the API object: JSON parsed, 0/1 as booleans. */
+      decode(row: Partial<Selectable<DB[T]>>): Api {
         return decodeRow<Api>(row, json, bool);
       },
     };

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { DB } from './schema.ts';
-import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText } from './json-helpers.ts';
+import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText, parseJson } from './json-helpers.ts';
 import { Id, Nullable, UserRef } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
@@ -100,8 +100,16 @@ type DocumentColumn = keyof typeof DOCUMENT_TABLES;
 
 /** A request, quote or job by its reference column (`'invoices.job_id'` reads jobs). */
 export function documentRefJson(eb: ParentBuilder, dialect: Dialect, column: `${string}.${DocumentColumn}`): RawBuilder<JsonText<DocumentRef> | null> {
+  return documentJson(eb, dialect, DOCUMENT_TABLES[column.slice(column.indexOf('.') + 1) as DocumentColumn], column);
+}
+
+function documentJson(
+  eb: ParentBuilder,
+  dialect: Dialect,
+  table: (typeof DOCUMENT_TABLES)[DocumentColumn],
+  column: `${string}.${string}`,
+): RawBuilder<JsonText<DocumentRef> | null> {
   const p = parentRefs(column);
-  const table = DOCUMENT_TABLES[column.slice(column.indexOf('.') + 1) as DocumentColumn];
   return jsonObjectFrom(
     dialect,
     eb
@@ -140,6 +148,66 @@ export function pendingRow(workspaceId: number, ints: Record<string, number | nu
   ];
   return sql<Record<string, unknown>>`(select ${sql.join(cols)})`;
 }
+
+/** The records a write can name, by kind, and what each loads as. */
+interface RefTargets {
+  contact: ContactRef;
+  property: PropertyRef;
+  request: DocumentRef;
+  quote: DocumentRef;
+  user: UserRef;
+}
+/**
+ * The references a write names, by the name its answer gives each: the kind of
+ * record and the id the body gives (a uuid for users; undefined or null: none).
+ */
+export type NamedRefs = Record<string, readonly ['contact' | 'property' | 'request' | 'quote', number | null | undefined] | readonly ['user', string | null | undefined]>;
+export type LoadedRefs<N extends NamedRefs> = { [K in keyof N]: RefTargets[N[K][0]] | null };
+
+/**
+ * The shared piece of "load what a write names before writing it" (D11), for
+ * one statement: `from` is the pendingRow of the named ids, `select` its JSON
+ * subqueries (one per name, aliased by it), to which the caller adds what else
+ * it loads (e.g. its D23 definitions); `read` parses the row into the records
+ * and lists the names given but not found in the workspace.
+ *
+ *     const p = pendingRefs(ws, { contact: ['contact', body.contact_id], salesperson: ['user', body.salesperson_id] });
+ *     const row = await db.selectFrom(p.from).select((eb) => [...p.select(eb, d), defs(eb).as('fields')]).executeTakeFirstOrThrow();
+ *     const { refs, missing } = p.read(row);
+ */
+export function pendingRefs<N extends NamedRefs>(workspaceId: number, named: N) {
+  const names = Object.keys(named) as (keyof N & string)[];
+  const ints: Record<string, number | null | undefined> = {};
+  const texts: Record<string, string | null | undefined> = {};
+  for (const name of names) {
+    const ref = named[name];
+    if (ref[0] === 'user') texts[name] = ref[1];
+    else ints[name] = ref[1];
+  }
+  const json = (eb: ParentBuilder, dialect: Dialect, name: keyof N & string): RawBuilder<JsonText<RefTargets[RefKind]> | null> => {
+    const column = `pending.${name}` as const;
+    const kind = named[name][0];
+    if (kind === 'contact') return contactRefJson(eb, dialect, column);
+    if (kind === 'property') return propertyRefJson(eb, dialect, column);
+    if (kind === 'user') return userRefJson(eb, dialect, column);
+    return documentJson(eb, dialect, kind === 'request' ? 'requests' : 'quotes', column);
+  };
+  return {
+    from: pendingRow(workspaceId, ints, texts).as('pending'),
+    select: (eb: ParentBuilder, dialect: Dialect) => names.map((name) => json(eb, dialect, name).as(name)),
+    read(row: { [K in keyof N]: JsonText<RefTargets[RefKind]> | null }): { refs: LoadedRefs<N>; missing: (keyof N & string)[] } {
+      const refs: Partial<Record<keyof N, RefTargets[RefKind] | null>> = {};
+      const missing: (keyof N & string)[] = [];
+      for (const name of names) {
+        refs[name] = parseJson(row[name]);
+        const given = named[name][1];
+        if (given !== undefined && given !== null && refs[name] === null) missing.push(name);
+      }
+      return { refs: refs as LoadedRefs<N>, missing };
+    },
+  };
+}
+type RefKind = keyof RefTargets;
 
 // The awaited lookups below remain for callers not yet moved to the builders
 // above (one round trip each); new reads use the builders.

@@ -1,25 +1,30 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { UntypedRow } from './codec.ts';
 import { locked } from './locks.ts';
 import type { DB } from './schema.ts';
 
 /** Tables with an integer `id` and a `workspace_id`, written through the generic CRUD pattern. */
 export type TenantTable = 'requests' | 'quotes' | 'jobs' | 'invoices' | 'services' | 'tax_rates' | 'quote_templates';
 
-/** Values spread from the legacy `rowCodec.encode` (src/db/codec.ts); goes with it. */
-type Untyped = UntypedRow;
-
 export interface TenantRows<T extends TenantTable> {
   /** `lock`: hold the row until commit (status transitions, D14). */
   find(db: Kysely<DB>, workspaceId: number, id: number, opts?: { lock?: boolean }): Promise<Selectable<DB[T]> | undefined>;
   insert(db: Kysely<DB>, values: Insertable<DB[T]>): Promise<number>;
-  /** @deprecated legacy `rowCodec` values; use `tableCodec` and the typed overload. */
-  insert(db: Kysely<DB>, values: Untyped): Promise<number>;
   update(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<DB[T]>): Promise<boolean>;
-  /** @deprecated legacy `rowCodec` values; use `tableCodec` and the typed overload. */
-  update(db: Kysely<DB>, workspaceId: number, id: number, values: Untyped): Promise<boolean>;
   remove(db: Kysely<DB>, workspaceId: number, id: number): Promise<boolean>;
 }
+
+// An INSERT per table: Kysely does not take `Insertable<DB[T]>` values for a generic
+// table T, but it types a call through a map over the tables (a correlated union).
+type Inserts = { [K in TenantTable]: (db: Kysely<DB>, values: Insertable<DB[K]>) => Promise<{ id: number }> };
+const inserts: Inserts = {
+  requests: (db, v) => db.insertInto('requests').values(v).returning('id').executeTakeFirstOrThrow(),
+  quotes: (db, v) => db.insertInto('quotes').values(v).returning('id').executeTakeFirstOrThrow(),
+  jobs: (db, v) => db.insertInto('jobs').values(v).returning('id').executeTakeFirstOrThrow(),
+  invoices: (db, v) => db.insertInto('invoices').values(v).returning('id').executeTakeFirstOrThrow(),
+  services: (db, v) => db.insertInto('services').values(v).returning('id').executeTakeFirstOrThrow(),
+  tax_rates: (db, v) => db.insertInto('tax_rates').values(v).returning('id').executeTakeFirstOrThrow(),
+  quote_templates: (db, v) => db.insertInto('quote_templates').values(v).returning('id').executeTakeFirstOrThrow(),
+};
 
 /**
  * The four row operations every such table needs, each scoped by workspace
@@ -29,7 +34,8 @@ export interface TenantRows<T extends TenantTable> {
 export function tenantRows<T extends TenantTable>(table: T): TenantRows<T> {
   // Kysely cannot type a builder over a generic table name (its alias types do not
   // resolve), so the builders below see one concrete table; the columns they name
-  // exist in every TenantTable, and the values were checked against DB[T] by the signature.
+  // exist in every TenantTable, and the values were checked against DB[T] by the signature
+  // (the insert goes through `inserts`, typed per table).
   const t: TenantTable = table;
   const one = t as 'tax_rates';
   return {
@@ -37,21 +43,13 @@ export function tenantRows<T extends TenantTable>(table: T): TenantRows<T> {
       const qb = db.selectFrom(one).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
       return (await (opts.lock ? locked(db, qb) : qb).executeTakeFirst()) as Selectable<DB[T]> | undefined;
     },
-    // The casts below serve only the legacy Untyped overload: once no module passes rowCodec
-    // values, insert takes `.insertInto(table).values(values)` uncast and update
-    // narrows its values like its table (the later pass; see test/layers.test.ts).
-    async insert(db: Kysely<DB>, values: Insertable<DB[T]> | Untyped) {
-      const r = await db
-        .insertInto(one)
-        .values(values as never)
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return Number(r.id);
+    async insert(db: Kysely<DB>, values: Insertable<DB[T]>) {
+      return Number((await inserts[table](db, values)).id);
     },
-    async update(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<DB[T]> | Untyped) {
+    async update(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<DB[T]>) {
       const r = await db
         .updateTable(one)
-        .set(values as never)
+        .set(values)
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .executeTakeFirst();

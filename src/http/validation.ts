@@ -3,8 +3,9 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { PathSegment } from '../kernel/errors.ts';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS: under ESM its default import is `module.exports`, typed as
+// the module's namespace; the plugin is also its own `default` property, typed as such.
+const addFormats = addFormatsModule.default;
 
 const common = { allErrors: true, strict: false, allowUnionTypes: true } as const;
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, seedWorkspace, type TestApp } from '../../test/helpers.ts';
-import { filesUnder } from '../modules/uploads/upload-fixtures.ts';
+import { filesUnder } from '../../test/upload-fixtures.ts';
 import { LocalStorage, newKey } from './local-storage.ts';
 import { PRIVATE_BUCKET } from './storage.ts';
 import { queueDeletion, Sweeper } from './sweeper.ts';

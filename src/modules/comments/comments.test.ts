@@ -4,7 +4,7 @@ import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, typ
 import { main } from '../../cli/index.ts';
 import { KeyAuthenticator } from '../../http/auth.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
-import { insertParent } from '../uploads/upload-fixtures.ts';
+import { insertParent } from '../../../test/upload-fixtures.ts';
 import { setUser } from '../users/users.service.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { commentsService } from './comments.service.ts';

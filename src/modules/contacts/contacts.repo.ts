@@ -1,14 +1,14 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
+import type { ContactsTable, DB } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { prepared } from '../../db/prepared.ts';
 import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
-import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts';
 
-export const contactCodec = rowCodec<Contact>({ json: ['info', 'custom_fields'] });
+export const contactCodec = tableCodec<Contact>()('contacts', { json: ['info', 'custom_fields'] });
 
 export const listSpec: ListSpec = {
   id: 'id',
@@ -83,12 +83,12 @@ export async function loadContactWrite(db: Kysely<DB>, workspaceId: number, owne
   return { owner: parseJson(row.owner), createdBy: parseJson(row.created_by), defs: fieldDefsOf(row.defs) };
 }
 
-export async function insertContact(db: Kysely<DB>, values: Record<string, unknown>): Promise<ContactRow> {
-  return db.insertInto('contacts').values(values as never).returning(COLUMNS).executeTakeFirstOrThrow();
+export async function insertContact(db: Kysely<DB>, values: Insertable<ContactsTable>): Promise<ContactRow> {
+  return db.insertInto('contacts').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
-export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>) {
-  const r = await db.updateTable('contacts').set(values as never).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<ContactsTable>) {
+  const r = await db.updateTable('contacts').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

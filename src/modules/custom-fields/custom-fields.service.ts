@@ -1,12 +1,13 @@
-import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
-import { type Dialect, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
-import type { CustomFieldsTable, DB } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { type Detail, type PathSegment, ValidationError } from '../../kernel/errors.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type CustomFieldRow, customFieldRows, type FieldDef, insertCustomField, listCustomFieldRows } from './custom-fields.repo.ts';
 import type { CustomField, CustomFieldQuery, FieldType, ModuleType } from './custom-fields.schemas.ts';
 
-export function customFieldOf(row: Selectable<CustomFieldsTable>): CustomField {
+export type { FieldDef };
+
+export function customFieldOf(row: CustomFieldRow): CustomField {
   return {
     id: row.id,
     module_type: row.module_type,
@@ -19,16 +20,8 @@ export function customFieldOf(row: Selectable<CustomFieldsTable>): CustomField {
   };
 }
 
-const listSpec: ListSpec = {
-  id: 'id',
-  sort: { id: 'id', key: 'key', label: 'label', module_type: 'module_type', created_at: 'created_at' },
-  search: ['key', 'label'],
-};
-
 export async function listCustomFields(db: Kysely<DB>, workspaceId: number, q: CustomFieldQuery) {
-  let qb = db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId);
-  if (q.module_type) qb = qb.where('module_type', '=', q.module_type);
-  const { rows, pagination } = await paginate(qb, q, listSpec);
+  const { rows, pagination } = await listCustomFieldRows(db, workspaceId, q);
   return { rows: rows.map(customFieldOf), pagination };
 }
 
@@ -42,58 +35,12 @@ export interface CustomFieldInput {
 }
 
 export async function addCustomField(db: Kysely<DB>, workspaceId: number, input: CustomFieldInput): Promise<CustomField> {
-  const row = await db
-    .insertInto('custom_fields')
-    .values({ ...input, options: toJson(input.options), required: input.required ? 1 : 0, workspace_id: workspaceId, created_at: now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertCustomField(db, { ...input, options: toJson(input.options), required: input.required ? 1 : 0, workspace_id: workspaceId, created_at: now() });
   return customFieldOf(row);
 }
 
 // The same calendar-date shape as DateString elsewhere in the API.
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
-/** What validation needs of a definition. */
-export type FieldDef = Pick<CustomField, 'key' | 'type' | 'options' | 'required'>;
-interface FieldDefRow {
-  key: string;
-  type: string;
-  options: string | string[] | null;
-  required: number | boolean;
-}
-
-/**
- * The module's definitions as a JSON subquery, so a write can load them in the
- * statement that loads its references (one round trip); read them with `fieldDefsOf`.
- * `null` for moduleType selects a null (the write needs no definitions).
- */
-export function customFieldDefsJson(
-  eb: Pick<ExpressionBuilder<DB, never>, 'selectFrom'>,
-  dialect: Dialect,
-  workspaceId: number,
-  moduleType: ModuleType | null,
-): RawBuilder<JsonText<FieldDefRow[]> | null> {
-  if (moduleType === null) return sql<null>`null`; // not needed by this write
-  return jsonArrayFrom(
-    dialect,
-    eb
-      .selectFrom('custom_fields')
-      .select(['custom_fields.key', 'custom_fields.type', 'custom_fields.options', 'custom_fields.required'])
-      .where('custom_fields.workspace_id', '=', workspaceId)
-      .where('custom_fields.module_type', '=', moduleType)
-      .orderBy('custom_fields.id'),
-  );
-}
-
-/** Parses customFieldDefsJson: `options` arrives nested on PostgreSQL (jsonb) and as text on SQLite. */
-export function fieldDefsOf(text: JsonText<FieldDefRow[]> | null): FieldDef[] {
-  return (parseJson(text) ?? []).map((r) => ({
-    key: r.key,
-    type: r.type,
-    options: typeof r.options === 'string' ? fromJson<string[]>(r.options) : r.options,
-    required: Boolean(r.required),
-  }));
-}
 
 /** Why `value` does not fit the definition, or null when it does. */
 function mismatch(def: FieldDef, value: unknown): string | null {
@@ -127,11 +74,11 @@ export interface CheckOptions {
 
 export async function checkCustomFields(db: Kysely<DB>, workspaceId: number, moduleType: ModuleType, value: unknown, opts: CheckOptions): Promise<void> {
   if (value === undefined && !opts.create) return;
-  const rows = await db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId).where('module_type', '=', moduleType).execute();
+  const rows = await customFieldRows(db, workspaceId, moduleType);
   validateCustomFields(rows.map(customFieldOf), value, opts);
 }
 
-/** checkCustomFields with the definitions already loaded (customFieldDefsJson). */
+/** checkCustomFields with the definitions already loaded (customFieldDefsJson, custom-fields.repo.ts). */
 export function validateCustomFields(definitions: FieldDef[], value: unknown, { create, pathPrefix = ['custom_fields'] }: CheckOptions): void {
   if (value === undefined && !create) return;
   if (definitions.length === 0) return;

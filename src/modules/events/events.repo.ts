@@ -1,13 +1,13 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
-import type { DB } from '../../db/schema.ts';
+import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
+import type { DB, EventsTable } from '../../db/schema.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
 import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
 import { documentRefJson } from '../../db/related.ts';
 import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
 
-export const eventCodec = rowCodec<Event>({ bool: ['all_day', 'multi_day'] });
+export const eventCodec = tableCodec<Event>()('events', { bool: ['all_day', 'multi_day'] });
 
 const listSpec: ListSpec = {
   id: 'id',
@@ -105,18 +105,18 @@ export async function findEventDetail(db: Kysely<DB>, workspaceId: number, id: n
   };
 }
 
-export async function insertEvent(db: Kysely<DB>, values: Record<string, unknown>) {
+export async function insertEvent(db: Kysely<DB>, values: Insertable<EventsTable>) {
   return db
     .insertInto('events')
-    .values(values as never)
+    .values(values)
     .returning('id')
     .executeTakeFirstOrThrow();
 }
 
-export async function updateEvent(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>) {
+export async function updateEvent(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<EventsTable>) {
   const r = await db
     .updateTable('events')
-    .set(values as never)
+    .set(values)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();

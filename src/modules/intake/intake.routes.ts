@@ -156,11 +156,11 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
     async (req, reply) => {
       const { apiKey, workspaceId, formData: f, idempotency_key } = req.body;
       const auth = await formKey(apiKey, workspaceId, 'forms:write');
-      const ws = await workspaceHash(db, auth.workspaceId);
-      if (!ws) throw notFound('Workspace');
+      const hash = await workspaceHash(db, auth.workspaceId);
+      if (hash === undefined) throw notFound('Workspace');
       // E11: a repeat (a resubmitted form) is answered before it counts against the form's limit.
       if (idempotency_key !== undefined && (await claimIdempotencyKey({ db, ttlMs: config.idempotencyTtl }, req, reply, auth, idempotency_key))) return reply;
-      const { allowed, retryAfterSeconds } = await limiter.hit(ws.hash);
+      const { allowed, retryAfterSeconds } = await limiter.hit(hash);
       if (!allowed) {
         reply.header('retry-after', String(retryAfterSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording

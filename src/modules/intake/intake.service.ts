@@ -6,6 +6,7 @@ import { createContact } from '../contacts/contacts.service.ts';
 import { insertLink, insertProperty } from '../properties/properties.repo.ts';
 import type { Request } from '../requests/requests.schemas.ts';
 import { createRequest } from '../requests/requests.service.ts';
+import { matchContact, workspaceExists } from './intake.repo.ts';
 import { ADDRESS_KEYS } from './intake.schemas.ts';
 
 type Address = Partial<Record<(typeof ADDRESS_KEYS)[number], string>>;
@@ -33,27 +34,6 @@ export interface IntakeResult {
 export function splitName(name: string | undefined): { first: string; last: string } {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
   return { first: parts[0] ?? '', last: parts.slice(1).join(' ') };
-}
-
-export async function workspaceExists(db: Kysely<DB>, workspaceId: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst());
-}
-
-/**
- * SPEC Internal request creation 1: the workspace's contact with this email
- * (case-insensitive), else with this phone (as typed), oldest first.
- */
-async function matchContact(trx: Kysely<DB>, workspaceId: number, email?: string, phone?: string): Promise<number | null> {
-  const base = trx.selectFrom('contacts').select('id').where('workspace_id', '=', workspaceId).orderBy('id', 'asc').limit(1);
-  if (email) {
-    const byEmail = await base.where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
-    if (byEmail) return byEmail.id;
-  }
-  if (phone?.trim()) {
-    const byPhone = await base.where('phone', '=', phone.trim()).executeTakeFirst();
-    if (byPhone) return byPhone.id;
-  }
-  return null;
 }
 
 /**

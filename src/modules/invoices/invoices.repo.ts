@@ -1,5 +1,5 @@
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec, tableCodec } from '../../db/codec.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
@@ -11,17 +11,15 @@ import { zonedDate } from '../../domain/zoned-time.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Invoice, InvoiceDetail, InvoiceQuery } from './invoices.schemas.ts';
 
-export const invoiceCodec = rowCodec<Invoice>({ json: ['line_items', 'event_ids', 'custom_fields'] });
-/** The typed encoder for writes (Kysely checks them against the table); `invoiceCodec` reads. */
-export const invoiceWrites = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'] });
+export const invoiceCodec = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'] });
 export const invoices = tenantRows('invoices');
 
 /** E4: `amount_paid` and `balance` from the stored cents, never a float sum. */
 const money = (total: number, paidCents: number) => ({ amount_paid: fromCents(paidCents), balance: fromCents(totalCents(total) - paidCents) });
 
 /** The API record of a row. */
-export function invoiceOf(row: object): Invoice {
-  const { created_by: _, amount_paid_cents, ...rest } = row as Record<string, unknown>;
+export function invoiceOf(row: Selectable<InvoicesTable>): Invoice {
+  const { created_by: _, amount_paid_cents, ...rest } = row;
   const invoice = invoiceCodec.decode(rest);
   return { ...invoice, ...money(invoice.total, Number(amount_paid_cents ?? 0)) };
 }
@@ -53,7 +51,7 @@ const detailRefs = (db: Kysely<DB>) => {
   return (eb: Parameters<typeof contactNameJson>[0]) => [contactNameJson(eb, d, 'invoices.contact_id').as('contact'), documentRefJson(eb, d, 'invoices.job_id').as('job')];
 };
 
-function detailOf(row: object & { contact: string | null; job: string | null }): InvoiceDetail {
+function detailOf(row: Selectable<InvoicesTable> & { contact: string | null; job: string | null }): InvoiceDetail {
   const { contact, job, ...invoice } = row;
   return { ...invoiceOf(invoice), contact: parseJson(contact), job: parseJson(job) };
 }

@@ -14,7 +14,7 @@ import type { CrudService } from '../../http/crud.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, invoiceWrites, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
+import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import { type Invoice, type InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
@@ -83,7 +83,7 @@ export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId
   const number = await nextNumber(trx, workspaceId, 'invoices'); // E1
   const at = now();
   const invoice = await insertInvoice(trx, {
-    ...invoiceWrites.encode({ payment_terms: 'due_on_receipt', status: 'draft', type: 'one-off', event_ids: [], ...omitPricing(body), ...pricing, ...due }),
+    ...invoiceCodec.encode({ payment_terms: 'due_on_receipt', status: 'draft', type: 'one-off', event_ids: [], ...omitPricing(body), ...pricing, ...due }),
     number,
     workspace_id: workspaceId,
     created_by: userId,

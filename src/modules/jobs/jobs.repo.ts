@@ -1,5 +1,5 @@
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
@@ -10,22 +10,22 @@ import {
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  pendingRow,
+  pendingRefs,
   type PropertyRef,
   propertyRefJson,
   type UserRef,
   userRefJson,
 } from '../../db/related.ts';
-import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
 
-export const jobCodec = rowCodec<Job>({ json: ['line_items', 'expenses', 'custom_fields'] });
+export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'] });
 export const jobs = tenantRows('jobs');
 
 /** The API record of a row. */
-export function jobOf(row: object): Job {
-  const { created_by: _, ...rest } = row as Record<string, unknown>;
+export function jobOf(row: Selectable<JobsTable>): Job {
+  const { created_by: _, ...rest } = row;
   return jobCodec.decode(rest);
 }
 
@@ -44,6 +44,11 @@ export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
   if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
   if (q.status) qb = qb.where('status', 'in', csv(q.status));
   return paginate(qb, q, listSpec);
+}
+
+/** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */
+export async function lockQuote(db: Kysely<DB>, workspaceId: number, quoteId: number): Promise<boolean> {
+  return Boolean(await locked(db, db.selectFrom('quotes').select('id').where('workspace_id', '=', workspaceId).where('id', '=', quoteId)).executeTakeFirst());
 }
 
 /** D14: the job a quote already yielded, if any. */
@@ -101,47 +106,31 @@ export async function loadJobInputs(
   { fields }: { fields: boolean },
 ): Promise<{ refs: JobRefs; defs: FieldDef[]; missing: boolean }> {
   const d = dialectOf(db);
+  const p = pendingRefs(workspaceId, {
+    contact: ['contact', body.contact_id],
+    property: ['property', body.property_id],
+    request: ['request', body.request_id],
+    quote: ['quote', body.quote_id],
+    salesperson: ['user', body.salesperson_id],
+  });
   const row = await db
-    .selectFrom(
-      pendingRow(
-        workspaceId,
-        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, quote_id: body.quote_id },
-        { salesperson_id: body.salesperson_id },
-      ).as('pending'),
-    )
-    .select((eb) => [
-      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
-      propertyRefJson(eb, d, 'pending.property_id').as('property'),
-      documentRefJson(eb, d, 'pending.request_id').as('request'),
-      documentRefJson(eb, d, 'pending.quote_id').as('quote'),
-      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
-      customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields'),
-    ])
+    .selectFrom(p.from)
+    .select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields')])
     .executeTakeFirstOrThrow();
-  const refs: JobRefs = {
-    contact: parseJson(row.contact),
-    property: parseJson(row.property),
-    request: parseJson(row.request),
-    quote: parseJson(row.quote),
-    salesperson: parseJson(row.salesperson),
-  };
-  const given = (v: unknown) => v !== undefined && v !== null;
-  const missing =
-    (given(body.contact_id) && !refs.contact) ||
-    (given(body.property_id) && !refs.property) ||
-    (given(body.request_id) && !refs.request) ||
-    (given(body.salesperson_id) && !refs.salesperson);
+  const { refs, missing: notFound } = p.read(row);
+  // A missing quote is refused by claimQuote (D14), with its own wording.
+  const missing = notFound.some((name) => name !== 'quote');
   return { refs, defs: fieldDefsOf(row.fields), missing };
 }
 
-export async function insertJobRow(db: Kysely<DB>, values: Record<string, unknown>): Promise<Job> {
-  return jobOf(await db.insertInto('jobs').values(values as Insertable<JobsTable>).returningAll().executeTakeFirstOrThrow());
+export async function insertJobRow(db: Kysely<DB>, values: Insertable<JobsTable>): Promise<Job> {
+  return jobOf(await db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
-export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<Job> {
+export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<JobsTable>): Promise<Job> {
   const row = await db
     .updateTable('jobs')
-    .set(values as Updateable<JobsTable>)
+    .set(values)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .returningAll()

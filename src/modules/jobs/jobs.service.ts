@@ -7,13 +7,12 @@ import {assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/lin
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import { locked } from '../../db/locks.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
-import { emit } from '../../outbox/emit.ts';
+import { emit, type OutboxEvent } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, updateJobRow } from './jobs.repo.ts';
+import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, lockQuote, updateJobRow } from './jobs.repo.ts';
 import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
 import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 
@@ -52,8 +51,7 @@ const quoteTaken = (quoteId: number) => invalidField(['quote_id'], `quote ${quot
  * acceptance of the same quote queue instead of racing.
  */
 async function claimQuote(trx: Kysely<DB>, workspaceId: number, quoteId: number, self: number | null) {
-  const quote = await locked(trx, trx.selectFrom('quotes').select('id').where('workspace_id', '=', workspaceId).where('id', '=', quoteId)).executeTakeFirst();
-  if (!quote) throw invalidField(['quote_id'], `quote_id ${quoteId} does not exist`);
+  if (!(await lockQuote(trx, workspaceId, quoteId))) throw invalidField(['quote_id'], `quote_id ${quoteId} does not exist`);
   const existing = await jobOfQuote(trx, workspaceId, quoteId);
   if (existing && existing.id !== self) throw quoteTaken(quoteId);
 }
@@ -66,13 +64,15 @@ export type JobValues = Omit<Job, 'id' | 'workspace_id' | 'number' | 'created_at
  * caller with its references), the next job number (D13), the row, and
  * `new_job` (D16). The answer is built from the inserted row and the related
  * records the caller already loaded (`refs`), without reading the job back.
+ * With `events`, `new_job` is added there for the caller to record with its
+ * own events in one statement (`emitAll`); otherwise it is recorded here.
  */
 export async function insertJob(
   trx: Kysely<DB>,
   workspaceId: number,
   userId: string | null,
   values: JobValues,
-  { refs, fieldDefs }: { refs: JobRefs; fieldDefs: FieldDef[] },
+  { refs, fieldDefs, events }: { refs: JobRefs; fieldDefs: FieldDef[]; events?: OutboxEvent[] },
 ): Promise<JobDetail> {
   validateCustomFields(fieldDefs, values.custom_fields, { create: true }); // D23, on every create path
   const number = await nextNumber(trx, workspaceId, 'jobs');
@@ -92,7 +92,9 @@ export async function insertJob(
     throw err;
   }
   const detail: JobDetail = { ...job, ...refs };
-  await emit(trx, workspaceId, 'new_job', 'jobs', detail);
+  const event: OutboxEvent = { event: 'new_job', resource: 'jobs', data: detail };
+  if (events) events.push(event);
+  else await emit(trx, workspaceId, event.event, event.resource, event.data);
   return detail;
 }
 

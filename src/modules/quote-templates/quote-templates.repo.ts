@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuoteTemplatesTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { userRefs } from '../../db/references.ts';
@@ -7,7 +7,7 @@ import { type ListSpec, paginate } from '../../db/list-query.ts';
 import type { QuoteTemplate, TemplateQuery } from './quote-templates.schemas.ts';
 
 type Stored = Omit<QuoteTemplate, 'tax_rate_obj' | 'created_by'> & { created_by: string | null };
-const codec = rowCodec<Stored>({ json: ['line_items'] });
+const codec = tableCodec<Stored>()('quote_templates', { json: ['line_items'] });
 export const templateCodec = codec;
 export const templates = tenantRows('quote_templates');
 

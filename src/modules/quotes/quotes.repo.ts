@@ -1,5 +1,5 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { rowCodec } from '../../db/codec.ts';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuotesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
@@ -10,22 +10,22 @@ import {
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  pendingRow,
+  pendingRefs,
   type PropertyRef,
   propertyRefJson,
   type UserRef,
   userRefJson,
 } from '../../db/related.ts';
-import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.service.ts';
+import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
-export const quoteCodec = rowCodec<Quote>({ json: ['line_items', 'custom_fields', 'approval'] });
+export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'] });
 export const quotes = tenantRows('quotes');
 
 /** The API record of a row. */
-export function quoteOf(row: object): Quote {
-  const { created_by: _, ...rest } = row as Record<string, unknown>;
+export function quoteOf(row: Selectable<QuotesTable>): Quote {
+  const { created_by: _, ...rest } = row;
   return quoteCodec.decode(rest);
 }
 
@@ -141,19 +141,16 @@ export async function loadQuoteInputs(
   { quoteFields, jobFields }: { quoteFields: boolean; jobFields: boolean },
 ): Promise<{ refs: QuoteRefs; quoteDefs: FieldDef[]; jobDefs: FieldDef[]; missing: boolean }> {
   const d = dialectOf(db);
+  const p = pendingRefs(workspaceId, {
+    contact: ['contact', body.contact_id],
+    property: ['property', body.property_id],
+    request: ['request', body.request_id],
+    salesperson: ['user', body.salesperson_id],
+  });
   const row = await db
-    .selectFrom(
-      pendingRow(
-        workspaceId,
-        { contact_id: body.contact_id, property_id: body.property_id, request_id: body.request_id, template_id: body.template_id },
-        { salesperson_id: body.salesperson_id },
-      ).as('pending'),
-    )
+    .selectFrom(p.from)
     .select((eb) => [
-      contactRefJson(eb, d, 'pending.contact_id').as('contact'),
-      propertyRefJson(eb, d, 'pending.property_id').as('property'),
-      documentRefJson(eb, d, 'pending.request_id').as('request'),
-      userRefJson(eb, d, 'pending.salesperson_id').as('salesperson'),
+      ...p.select(eb, d),
       eb
         .selectFrom('quote_templates')
         .select('quote_templates.id')
@@ -164,26 +161,16 @@ export async function loadQuoteInputs(
       customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
     ])
     .executeTakeFirstOrThrow();
-  const refs: QuoteRefs = {
-    contact: parseJson(row.contact),
-    property: parseJson(row.property),
-    request: parseJson(row.request),
-    salesperson: parseJson(row.salesperson),
-  };
+  const { refs, missing: notFound } = p.read(row);
   const given = (v: unknown) => v !== undefined && v !== null;
-  const missing =
-    (given(body.contact_id) && !refs.contact) ||
-    (given(body.property_id) && !refs.property) ||
-    (given(body.request_id) && !refs.request) ||
-    (given(body.salesperson_id) && !refs.salesperson) ||
-    (given(body.template_id) && (row.template === null || row.template === undefined));
+  const missing = notFound.length > 0 || (given(body.template_id) && (row.template === null || row.template === undefined));
   return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
 }
 
-export async function insertQuote(db: Kysely<DB>, values: Record<string, unknown>): Promise<Quote> {
+export async function insertQuote(db: Kysely<DB>, values: Insertable<QuotesTable>): Promise<Quote> {
   const row = await db
     .insertInto('quotes')
-    .values(values as Insertable<QuotesTable>)
+    .values(values)
     .returningAll()
     .executeTakeFirstOrThrow();
   return quoteOf(row);
@@ -195,11 +182,11 @@ export async function setQuoteApproval(db: Kysely<DB>, workspaceId: number, id: 
 }
 
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
-export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Record<string, unknown>): Promise<{ quote: Quote; job: DocumentRef | null }> {
+export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
   const d = dialectOf(db);
   const row = await db
     .updateTable('quotes')
-    .set(values as Updateable<QuotesTable>)
+    .set(values)
     .where('quotes.workspace_id', '=', workspaceId)
     .where('quotes.id', '=', id)
     .returningAll()

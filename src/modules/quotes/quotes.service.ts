@@ -11,7 +11,7 @@ import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { notFound } from '../../kernel/errors.ts';
-import { emit } from '../../outbox/emit.ts';
+import { emitAll, type OutboxEvent } from '../../outbox/emit.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
 import { requests } from '../requests/requests.repo.ts';
 import { updateRequest } from '../requests/requests.service.ts';
@@ -62,8 +62,17 @@ function carriedFields(quote: Quote, jobDefs: FieldDef[]): Record<string, unknow
  * name, contact, property, request, salesperson, line items, pricing, total
  * and the custom fields jobs define (D23). The caller holds the quote's row
  * lock and has seen that it has no job yet (read after taking the lock).
+ * `new_job` is added to `events`, recorded with the quote's own (`entered`).
  */
-async function yieldJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, quote: Quote, refs: QuoteRefs, jobDefs: FieldDef[]): Promise<DocumentRef> {
+async function yieldJob(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  quote: Quote,
+  refs: QuoteRefs,
+  jobDefs: FieldDef[],
+  events: OutboxEvent[],
+): Promise<DocumentRef> {
   const job = await insertJob(
     trx,
     workspaceId,
@@ -83,7 +92,7 @@ async function yieldJob(trx: Kysely<DB>, workspaceId: number, userId: string | n
       ...pricingOf(quote),
       line_items: copyLineItems(quote.line_items),
     },
-    { refs: { ...refs, quote: docRef(quote) }, fieldDefs: jobDefs },
+    { refs: { ...refs, quote: docRef(quote) }, fieldDefs: jobDefs, events },
   );
   return docRef(job);
 }
@@ -112,19 +121,23 @@ export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: 
     created_at: at,
     updated_at: at,
   });
-  const job = status === 'accepted' ? await yieldJob(trx, workspaceId, userId, quote, inputs.refs, inputs.jobDefs) : null;
+  const events: OutboxEvent[] = [];
+  const job = status === 'accepted' ? await yieldJob(trx, workspaceId, userId, quote, inputs.refs, inputs.jobDefs, events) : null;
   const detail: QuoteDetail = { ...quote, ...inputs.refs, job, status_changes: [] };
-  await emit(trx, workspaceId, 'new_quote', 'quotes', detail);
-  await entered(trx, workspaceId, null, detail);
+  events.push({ event: 'new_quote', resource: 'quotes', data: detail });
+  await entered(trx, workspaceId, null, detail, events);
   return detail;
 }
 
 /**
  * What entering a status sets off, by any path (F16): `quote_accepted` (D16), and
  * `quotes_awaiting_response` to the admins and managers (SPEC Internal notifications).
+ * `events` are the write's other events (`new_quote`, its job's `new_job`), recorded
+ * with `quote_accepted` in one statement.
  */
-async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail): Promise<void> {
-  if (enters(before, quote.status, 'accepted')) await emit(trx, workspaceId, 'quote_accepted', 'quotes', quote);
+async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail, events: OutboxEvent[]): Promise<void> {
+  if (enters(before, quote.status, 'accepted')) events.push({ event: 'quote_accepted', resource: 'quotes', data: quote });
+  await emitAll(trx, workspaceId, events);
   if (enters(before, quote.status, 'awaiting_response')) {
     const data = { quote_id: quote.id, number: quote.number, name: quote.name, total: quote.total, contact_id: quote.contact_id };
     await notifyRoles(trx, workspaceId, 'quotes_awaiting_response', ADMINS_AND_MANAGERS, { type: 'quote', id: quote.id }, data);
@@ -176,9 +189,10 @@ export async function updateQuote(
   };
   // The job as read by the update (after the lock): one a concurrent write made is seen, and kept.
   let job = updated.job;
-  if (enters(before.status, quote.status, 'accepted') && !job) job = await yieldJob(trx, workspaceId, userId, quote, refs, found.jobDefs);
+  const events: OutboxEvent[] = [];
+  if (enters(before.status, quote.status, 'accepted') && !job) job = await yieldJob(trx, workspaceId, userId, quote, refs, found.jobDefs, events);
   const detail: QuoteDetail = { ...quote, ...refs, job, status_changes };
-  await entered(trx, workspaceId, before.status, detail);
+  await entered(trx, workspaceId, before.status, detail, events);
   return detail;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
-import { insertUploadLink } from '../uploads/upload-fixtures.ts';
+import { insertUploadLink } from '../../../test/upload-fixtures.ts';
 
 type Row = { id: number; [k: string]: unknown };
 
@@ -14,7 +14,7 @@ describe('quotes', () => {
   /** The workspace's outbox rows: event name and payload. */
   const outbox = async (workspaceId = ws.workspace.id) => {
     const rows = await t.db.selectFrom('outbox').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
-    return rows.map((r) => ({ event: r.event, ...(JSON.parse(r.payload) as { data: Row & Record<string, unknown> }) }));
+    return rows.map((r) => ({ event: r.event, ...(JSON.parse(r.payload) as { data: Row & Record<string, unknown>; link_path: string }) }));
   };
   const count = async (table: 'quotes' | 'jobs' | 'quote_status_changes') =>
     Number(
@@ -449,7 +449,7 @@ describe('quotes', () => {
     assert.equal(after.length, 1);
     assert.equal(after[0].event, 'new_quote');
     assert.deepEqual(after[0].data, (await api.get(`/api/v1/quotes/${res.body.data.id}`)).body.data);
-    assert.equal((after[0] as unknown as { link_path: string }).link_path, `/api/v1/quotes/${res.body.data.id}`);
+    assert.equal(after[0].link_path, `/api/v1/quotes/${res.body.data.id}`);
     await api.post('/api/v1/quotes', { contact_id: 999999 });
     assert.equal((await outbox()).length, before.length + 1);
   });

@@ -9,9 +9,10 @@ import type { CrudService } from '../../http/crud.ts';
 import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { insertRequest, listRequests, requestCodec, requestOf, requests, updateRequestRow } from './requests.repo.ts';
+import { insertRequest, listRequests, loadRequestInputs, requestCodec, requestContact, requestOf, requests, updateRequestRow } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
+import type { ContactRef } from '../../db/related.ts';
 
 export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number): Promise<Request> {
   const row = await requests.find(db, workspaceId, id);
@@ -23,16 +24,10 @@ export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number
  * D33: the `new_request` webhook data. `name` is the request's, else the
  * contact's full name; `email`, `phone` the contact's; `service_type` from
  * `data.service_type`; `message` the details. Shared by every create path (D16).
+ * `loaded`: the request's contact, when the caller already loaded it.
  */
-export async function newRequestPayload(db: Kysely<DB>, workspaceId: number, request: Request): Promise<NewRequestPayload> {
-  const contact = request.contact_id
-    ? await db
-        .selectFrom('contacts')
-        .select(['first_name', 'last_name', 'email', 'phone'])
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', request.contact_id)
-        .executeTakeFirst()
-    : undefined;
+export async function newRequestPayload(db: Kysely<DB>, workspaceId: number, request: Request, loaded?: ContactRef | null): Promise<NewRequestPayload> {
+  const contact = loaded !== undefined ? loaded : request.contact_id ? await requestContact(db, workspaceId, request.contact_id) : undefined;
   const fullName = contact ? `${contact.first_name} ${contact.last_name}`.trim() : '';
   const data = request.data;
   const serviceType = data && typeof data === 'object' && 'service_type' in data ? (data as { service_type: unknown }).service_type : null;
@@ -70,8 +65,9 @@ export async function createRequest(
   input: RequestCreate,
   { customFieldsPath }: { customFieldsPath?: PathSegment[] } = {},
 ): Promise<Request> {
-  await checkCustomFields(trx, workspaceId, 'request', input.custom_fields, { create: true, pathPrefix: customFieldsPath }); // D23
-  await checkReferences(trx, workspaceId, refsOf(input));
+  const inputs = await loadRequestInputs(trx, workspaceId, input, { fields: true });
+  validateCustomFields(inputs.defs, input.custom_fields, { create: true, pathPrefix: customFieldsPath }); // D23, on every create path
+  if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(input)); // D11: names each missing reference
   const number = await nextNumber(trx, workspaceId, 'requests');
   const at = now();
   const request = await insertRequest(trx, {
@@ -82,9 +78,11 @@ export async function createRequest(
     created_at: at,
     updated_at: at,
   });
-  await emit(trx, workspaceId, 'new_request', 'requests', await newRequestPayload(trx, workspaceId, request));
+  await emit(trx, workspaceId, 'new_request', 'requests', await newRequestPayload(trx, workspaceId, request, inputs.refs.contact));
   return request;
 }
+
+const REF_FIELDS = ['contact_id', 'property_id', 'assignee_id'] as const;
 
 const sameRecord = (a: Request, b: Request) => JSON.stringify({ ...a, updated_at: null }) === JSON.stringify({ ...b, updated_at: null });
 
@@ -92,8 +90,11 @@ const sameRecord = (a: Request, b: Request) => JSON.stringify({ ...a, updated_at
 export async function updateRequest(trx: Kysely<DB>, workspaceId: number, id: number, body: RequestUpdate): Promise<Request> {
   const row = await requests.find(trx, workspaceId, id, { lock: true });
   if (!row) throw notFound('Request');
-  await checkCustomFields(trx, workspaceId, 'request', body.custom_fields, { create: false }); // D23
-  await checkReferences(trx, workspaceId, refsOf(body));
+  if (body.custom_fields !== undefined || REF_FIELDS.some((f) => body[f] !== undefined)) {
+    const inputs = await loadRequestInputs(trx, workspaceId, body, { fields: body.custom_fields !== undefined });
+    validateCustomFields(inputs.defs, body.custom_fields, { create: false }); // D23
+    if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(body)); // D11
+  }
   const after = await updateRequestRow(trx, workspaceId, id, { ...requestCodec.encode(body), updated_at: now() });
   if (!sameRecord(requestOf(row), after)) await emit(trx, workspaceId, 'request_updated', 'requests', after);
   return after;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
-import { cfb, docx, type FormPart, filesUnder, insertParent, jpeg, multipartBody, pdf, png, webp, xlsx } from './upload-fixtures.ts';
+import { cfb, docx, type FormPart, filesUnder, insertParent, jpeg, multipartBody, pdf, png, webp, xlsx } from '../../../test/upload-fixtures.ts';
 
 const MB5 = 5 * 1024 * 1024;
 

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
-import { now } from '../../db/json.ts';
-import type { DB } from '../../db/schema.ts';
+import { now } from '../src/db/json.ts';
+import type { DB } from '../src/db/schema.ts';
 
 export type FormPart = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
 
