@@ -106,6 +106,7 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
   const due = await dueDateOf(trx, workspaceId, body, before);
   const invoice = await updateInvoiceRow(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing, ...due }), updated_at: now() });
   await emitTransitions(trx, workspaceId, before.status, invoice);
+  await emit(trx, workspaceId, 'invoice_updated', 'invoices', invoice); // E14: every write, status included
   return invoice;
 }
 
@@ -148,7 +149,9 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
       // E4: an invoice with payments stays; read under its row lock so a concurrent payment is seen.
       await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', async (trx) => {
         if ((await findInvoice(trx, auth.workspaceId, id, true)).amount_paid > 0) throw conflict('Invoice has payments');
-        return invoices.remove(trx, auth.workspaceId, id);
+        const gone = await invoices.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'invoice_deleted', 'invoices', { id }); // E14
+        return gone;
       });
     },
   };

@@ -6,6 +6,7 @@ import { fromCents, statusAfterPayments, toCents, totalCents } from '../../domai
 import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { findInvoiceDetail, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import type { InvoiceDetail } from './invoices.schemas.ts';
+import { emit } from '../../outbox/emit.ts';
 import { emitTransitions } from './invoices.service.ts';
 import type { Payment, PaymentCreate } from './payments.schemas.ts';
 import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
@@ -33,6 +34,7 @@ async function settle(trx: Kysely<DB>, workspaceId: number, before: InvoiceDetai
   const status = statusAfterPayments(before.status, before.total, paidCents);
   const invoice = await updateInvoiceRow(trx, workspaceId, before.id, { amount_paid_cents: paidCents, status, updated_at: now() });
   await emitTransitions(trx, workspaceId, before.status, invoice); // D16: invoice_paid once per entry
+  await emit(trx, workspaceId, 'invoice_updated', 'invoices', invoice); // E14: the paid amount (and maybe status) changed
 }
 
 export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: string | null, invoiceId: number, body: PaymentCreate): Promise<Payment> {
@@ -54,7 +56,9 @@ export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: s
     created_at: now(),
   });
   await settle(trx, workspaceId, before, paidCents + cents);
-  return paymentOf(row);
+  const payment = paymentOf(row);
+  await emit(trx, workspaceId, 'payment_received', 'invoices', payment, `/api/v1/invoices/${invoiceId}/payments`); // E14
+  return payment;
 }
 
 /** E3: the invoice's payments, oldest `paid_on` first. */

@@ -179,6 +179,7 @@ export async function updateQuote(
   if (enters(before.status, quote.status, 'accepted') && !job) job = await yieldJob(trx, workspaceId, userId, quote, refs, found.jobDefs);
   const detail: QuoteDetail = { ...quote, ...refs, job, status_changes };
   await entered(trx, workspaceId, before.status, detail);
+  await emit(trx, workspaceId, 'quote_updated', 'quotes', detail); // E14: every write, status included
   return detail;
 }
 
@@ -216,7 +217,11 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
       transact(db, auth, (trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its job and invoices stay, their quote_id becomes null.
-      await deleteWithAttachments(db, auth, 'quote', id, 'Quote', (trx) => quotes.remove(trx, auth.workspaceId, id));
+      await deleteWithAttachments(db, auth, 'quote', id, 'Quote', async (trx) => {
+        const gone = await quotes.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'quote_deleted', 'quotes', { id }); // E14
+        return gone;
+      });
     },
   };
 }

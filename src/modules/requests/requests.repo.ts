@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { rowCodec } from '../../db/codec.ts';
 import type { DB, RequestsTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Request, RequestQuery } from './requests.schemas.ts';
 
@@ -29,7 +29,7 @@ const COLUMNS = [
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'requested_on', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'number', 'name', 'status', 'requested_on', 'created_at', 'updated_at']),
   search: ['name', 'details', sql`cast(number as text)`],
 };
 
