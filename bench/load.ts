@@ -15,6 +15,8 @@ export interface Load {
   paths?: string[];
   connections?: number;
   seconds?: number;
+  /** A header sent with a fresh value on every request (e.g. `Idempotency-Key`). */
+  uniqueHeader?: string;
 }
 
 export interface LoadResult {
@@ -53,6 +55,11 @@ async function wrk(o: Load): Promise<LoadResult> {
     lines.push(`local paths = {${o.paths.map(lua).join(',')}}`, 'local i = 0');
     lines.push('request = function() i = i + 1; local p = paths[i]; if p == nil then p = "/none" end; return wrk.format(nil, p) end');
   }
+  if (o.uniqueHeader) {
+    // A run-unique prefix and a counter: no two requests (nor two runs) share a value.
+    const prefix = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-`;
+    lines.push('local n = 0', `request = function() n = n + 1; wrk.headers[${lua(o.uniqueHeader)}] = ${lua(prefix)} .. n; return wrk.format() end`);
+  }
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wrk-')), 'load.lua');
   fs.writeFileSync(script, lines.join('\n'));
   const args = ['-t1', `-c${o.connections ?? 32}`, `-d${o.seconds ?? 5}s`, '--latency', '-s', script, u.toString()];
@@ -74,6 +81,7 @@ async function wrk(o: Load): Promise<LoadResult> {
 
 async function cannon(o: Load): Promise<LoadResult> {
   let next = 0;
+  const prefix = `bench-${Date.now().toString(36)}-`;
   const r = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
@@ -84,6 +92,15 @@ async function cannon(o: Load): Promise<LoadResult> {
     ...(o.paths && {
       amount: o.paths.length,
       requests: [{ method: o.method, body: o.body, setupRequest: (req: object) => ({ ...req, path: o.paths![next++ % o.paths!.length] }) }],
+    }),
+    ...(o.uniqueHeader && {
+      requests: [
+        {
+          method: o.method,
+          body: o.body,
+          setupRequest: (req: object) => ({ ...req, headers: { ...o.headers, [o.uniqueHeader!]: `${prefix}${next++}` } }),
+        },
+      ],
     }),
   });
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, tool: 'autocannon' };

@@ -49,7 +49,20 @@ const all: Scenario[] = [
   { name: 'GET /api/v1/contacts (25 per page)', url: `${info.app}/api/v1/contacts` },
   // One contact's email (c4321@example.test): a selective search.
   { name: 'GET /api/v1/contacts?search=c4321@', url: `${info.app}/api/v1/contacts?search=c4321%40` },
+  // E12: a sync page, the ~600 contacts updated in the last 10 minutes of the seed (before the POSTs below add more).
+  {
+    name: 'GET /api/v1/contacts?updated_since=<10 min ago>&sort_by=updated_at (sync page)',
+    url: `${info.app}/api/v1/contacts?updated_since=${encodeURIComponent(new Date(Date.now() - 600_000).toISOString())}&sort_by=updated_at&sort_direction=asc`,
+  },
   { name: 'POST /api/v1/contacts', url: `${info.app}/api/v1/contacts`, method: 'POST', body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }) },
+  // E11's cost: the same create with a fresh Idempotency-Key on every request (claimed, then stored with the effect).
+  {
+    name: 'POST /api/v1/contacts with a fresh Idempotency-Key',
+    url: `${info.app}/api/v1/contacts`,
+    method: 'POST',
+    uniqueHeader: 'Idempotency-Key',
+    body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }),
+  },
   { name: 'POST /api/v1/quotes (10 line items)', url: `${info.app}/api/v1/quotes`, method: 'POST', body: JSON.stringify({ name: 'Bench', contact_id: info.contactId, line_items: tenItems, discount: 5, tax_rate: 8 }) },
   {
     name: 'PUT /api/v1/quotes/:id/status accepted (creates the job)',

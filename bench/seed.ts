@@ -16,7 +16,8 @@ export async function seedContacts({ db, dialect }: Database, workspaceId: numbe
     const at = (i: ReturnType<typeof sql>) =>
       dialect === 'sqlite'
         ? sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${base} + ${i} * 1000) / 1000.0, 'unixepoch')`
-        : sql`to_char(to_timestamp((${base} + ${i} * 1000) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+        : // bigint: PostgreSQL would type the parameter as the integer it is added to (milliseconds pass 2^31).
+          sql`to_char(to_timestamp((${base}::bigint + ${i} * 1000) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const i = sql.ref('i');
     const select = sql`select ${workspaceId}, 'First' || i, 'Last' || i, 'c' || i || '@example.test', '+1555' || i,
         case when i % 2 = 0 then 'lead' else 'customer' end, ${createdBy}, ${at(i)}, ${at(i)}`;

@@ -540,6 +540,8 @@ describe('E11 idempotency keys', () => {
       ['POST', () => '/api/v1/uploads', upload, 'upload_links'],
       ['PATCH', () => `/api/v1/uploads/${ids.upload}`, () => ({ name: 'Renamed' }), null],
       ['DELETE', () => `/api/v1/uploads/${ids.upload}`, () => undefined, null],
+      ['POST', () => `/api/v1/contacts/${ids.contact}/hub-link`, () => undefined, 'hub_links'], // E7: one link, the same URL replayed
+      ['DELETE', () => `/api/v1/contacts/${ids.contact}/hub-links`, () => undefined, null],
       ['POST', () => '/api/v1/notifications', () => ({ type: 'quote_to_customer', module_id: ids.quote }), 'messages'],
       ['POST', () => '/api/webhooks/subscribe', () => ({ trigger_event: 'new_contact', webhook_url: 'https://hooks.example.com/in' }), 'webhook_subscriptions'],
       ['DELETE', () => '/api/webhooks/unsubscribe', () => ({ subscription_id: ids.subscription }), null],
@@ -603,7 +605,7 @@ describe('E11 idempotency keys', () => {
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;
           else if (url().endsWith('/payments')) ids.payment = data.id;
-          else if (!url().includes('/create-')) ids[name] = data.id;
+          else if (!url().includes('/create-') && !url().endsWith('/hub-link')) ids[name] = data.id;
           if (url().endsWith('/time-entries')) ids.timesheet = data.timesheet_id;
         }
       });

@@ -106,10 +106,20 @@ describe('retention pruning', () => {
         .execute();
     }
 
+    // Deletion entries (E13) are kept 90 days: 4 made 100 days ago go, one made 89 days ago stays.
+    for (const [i, age] of [100, 100, 100, 100, 89].entries()) {
+      await t.db
+        .insertInto('deletions')
+        .values({ workspace_id: ws.workspace.id, resource: 'contacts', resource_id: 1000 + i, scope: 'contacts:read', deleted_at: iso(nowMs - age * DAY) })
+        .execute();
+    }
+
     // Batches of 3: several statements, each a bounded DELETE.
     t.queries.length = 0;
     const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
-    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4 });
+    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4 });
+    const kept = await t.db.selectFrom('deletions').select('resource_id').where('workspace_id', '=', ws.workspace.id).execute();
+    assert.deepEqual(kept.map((k) => k.resource_id), [1004], 'a deletion entry younger than 90 days stays');
     const keys = await t.db.selectFrom('idempotency_keys').select('idem_key').where('workspace_id', '=', ws.workspace.id).execute();
     assert.deepEqual(keys.map((k) => k.idem_key), ['k4'], 'the unexpired idempotency record stays');
     const deletes = t.queries.filter((q) => /^\s*delete/i.test(q));

@@ -75,7 +75,7 @@ describe('round trips: quotes and jobs', () => {
   // begin; the locked detail read (with the job custom field definitions,
   // D23); the quote update (returning its job, read after the lock, D14); its
   // status change row; the job number (D13); the job insert; the outbox rows
-  // new_job and quote_accepted in one INSERT (emitAll, D16); commit.
+  // new_job, quote_accepted and quote_updated (E14) in one INSERT (emitAll, D16); commit.
   test('accepting it (D14 creates its job): 8 statements at most', async () => {
     const s = await statementsOf(t, async () => {
       const res = await api.put(`/api/v1/quotes/${quoteId}/status`, { status: 'accepted' });
@@ -91,7 +91,7 @@ describe('round trips: quotes and jobs', () => {
     assert.equal(job.salesperson.id, userId);
   });
 
-  test('updating a quote (PUT with a new contact): 5 statements at most', async () => {
+  test('updating a quote (PUT with a new contact): 6 statements at most', async () => {
     const other = (await api.post('/api/v1/contacts', { first_name: 'Grace', last_name: 'Hopper' })).body.data.id;
     const s = await statementsOf(t, async () => {
       const res = await api.put(`/api/v1/quotes/${quoteId}`, { name: 'Roof and gutters', contact_id: other });
@@ -102,10 +102,10 @@ describe('round trips: quotes and jobs', () => {
     });
     await answersLikeGet(`/api/v1/quotes/${quoteId}`, created);
     // begin, locked read, references, update, commit
-    within(s, 5, 'PUT /quotes/:id');
+    within(s, 6, 'PUT /quotes/:id'); // + quote_updated (E14)
   });
 
-  test('creating a job with a contact: 6 statements at most', async () => {
+  test('creating a job with a contact: 6 statements at most, its update 6', async () => {
     const s = await statementsOf(t, async () => {
       const res = await api.post('/api/v1/jobs', { name: 'Gutters', contact_id: contactId, line_items: lineItems });
       assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -122,7 +122,7 @@ describe('round trips: quotes and jobs', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       updated = res.body.data;
     });
-    within(u, 5, 'PUT /jobs/:id');
+    within(u, 6, 'PUT /jobs/:id'); // + job_updated (E14)
     await answersLikeGet(`/api/v1/jobs/${(created as { id: number }).id}`, updated);
   });
 

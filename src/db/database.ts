@@ -11,6 +11,12 @@ const loadPg = (): typeof import('pg') => require('pg');
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * Rows (or ids) per statement in set-based reads and writes (the daily run's events):
+ * at up to 6 parameters a row, every statement stays under SQLite's 32,766.
+ */
+export const BULK_ROWS = 5000;
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;

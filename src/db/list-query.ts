@@ -11,7 +11,32 @@ export interface ListParams {
   search?: string;
   sort_by?: string;
   sort_direction?: 'asc' | 'desc';
+  /** E12: ISO 8601 instants with an offset (checked by the `date-time` format of the query validator). */
+  updated_since?: string;
+  updated_before?: string;
+  created_since?: string;
+  created_before?: string;
 }
+
+/**
+ * E12: an instant of the sync filters. The query validator's `date-time` format
+ * (src/http/validation.ts) accepts only a full date and time with `Z` or an offset
+ * that names a real day; stored timestamps are `toISOString()` text, so the
+ * instant is normalised to that form and compared as text (index range).
+ */
+export const Instant = (description: string) =>
+  Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description, examples: ['2026-01-01T00:00:00Z'] }));
+
+/** E12: the sync filters every list accepts. */
+export const SYNC_FILTERS = {
+  updated_since: Instant('Records updated at or after this instant (ISO 8601 with `Z` or an offset)'),
+  updated_before: Instant('Records updated before this instant'),
+  created_since: Instant('Records created at or after this instant'),
+  created_before: Instant('Records created before this instant'),
+};
+
+/** The stored form of a validated instant: `new Date(x).toISOString()`. */
+export const storedInstant = (instant: string): string => new Date(instant).toISOString();
 
 /** Query schema: the common parameters plus the resource's own filters. */
 export function listQuery<F extends TProperties>(sortFields: readonly string[], filters: F) {
@@ -19,8 +44,10 @@ export function listQuery<F extends TProperties>(sortFields: readonly string[], 
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
     search: Type.Optional(Type.String({ maxLength: 200 })),
-    sort_by: Type.Optional(Type.Enum([...sortFields])),
+    // E12: `updated_at` sorts every list.
+    sort_by: Type.Optional(Type.Enum([...new Set([...sortFields, 'updated_at'])])),
     sort_direction: Type.Optional(Type.Enum(['asc', 'desc'])),
+    ...SYNC_FILTERS,
     ...filters,
   });
 }
@@ -41,8 +68,11 @@ export interface IndexedSearch {
 }
 
 export interface ListSpec {
-  /** API sort field -> column reference; must hold `created_at`. */
-  sort: Record<string, string>;
+  /**
+   * API sort field -> column reference; must hold `created_at` and `updated_at`,
+   * which the E12 sync filters read too.
+   */
+  sort: Record<string, string> & { created_at: string; updated_at: string };
   /** Columns (or expressions) `search` matches, case-insensitive substring; optionally index-backed. */
   search?: SearchColumn[] | IndexedSearch;
   /** The id column, the tie-breaker of every order (D1). */
@@ -52,6 +82,11 @@ export interface ListSpec {
    * filtered by nothing but `workspace_id = ?` reads its total there, not with count(*).
    */
   rowCount?: keyof DB;
+}
+
+/** Sort fields that are their own column names; `created_at` and `updated_at` always among them. */
+export function sortByName(fields: readonly string[]): ListSpec['sort'] {
+  return { ...Object.fromEntries(fields.map((f) => [f, f])), created_at: 'created_at', updated_at: 'updated_at' };
 }
 
 export interface PageResult<R> {
@@ -83,6 +118,21 @@ export function withSearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB
   return exact.where(sql<boolean>`${sql.ref(spec.id)} in (select rowid from ${sql.table(spec.search.index)} where doc like ${candidate})`);
 }
 
+/** E12: `since` inclusive, `before` exclusive, on the stored ISO-8601 UTC text. */
+function withSyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, params: ListParams) {
+  const bounds: [string | undefined, string, '>=' | '<'][] = [
+    [params.updated_since, spec.sort.updated_at, '>='],
+    [params.updated_before, spec.sort.updated_at, '<'],
+    [params.created_since, spec.sort.created_at, '>='],
+    [params.created_before, spec.sort.created_at, '<'],
+  ];
+  let out = qb;
+  for (const [instant, column, op] of bounds) {
+    if (instant !== undefined) out = out.where(sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${storedInstant(instant)}`);
+  }
+  return out;
+}
+
 /** The workspace id when `qb` reads `table` filtered by `workspace_id = ?` alone. */
 function workspaceOnly(qb: SelectQueryBuilder<DB, keyof DB, unknown>, table: string): number | undefined {
   const node = qb.toOperationNode();
@@ -104,7 +154,7 @@ async function countRows<TB extends keyof DB, O>(
   spec: ListSpec,
   search?: string,
 ): Promise<number> {
-  const ws = spec.rowCount && !search?.trim() ? workspaceOnly(base, spec.rowCount) : undefined;
+  const ws = spec.rowCount && !search?.trim() && filtered === base ? workspaceOnly(base, spec.rowCount) : undefined;
   // The maintained count, read through the list's own builder (so within its
   // transaction): one probe of the list's first row; no row means none to count.
   const counted = await (ws === undefined
@@ -130,7 +180,7 @@ export async function paginate<TB extends keyof DB, O>(
   const perPage = params.per_page ?? 25;
   const dir = params.sort_direction ?? 'desc'; // D1
   const sortCol = spec.sort[params.sort_by ?? 'created_at'] ?? spec.sort.created_at;
-  const filtered = withSearch(base, spec, params.search);
+  const filtered = withSearch(withSyncFilters(base, spec, params), spec, params.search);
   const offset = (page - 1) * perPage;
   const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
   const full = rows.length === 0 || rows.length === perPage;

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-search.ts';
 import * as m0010 from './migrations/0010-retention.ts';
 import * as m0012 from './migrations/0012-idempotency.ts';
 import * as m0013 from './migrations/0013-invoice-money.ts';
+import * as m0014 from './migrations/0014-sync.ts';
 import * as m0015 from './migrations/0015-hub.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010-retention': m0010,
   '0012-idempotency': m0012,
   '0013-invoice-money': m0013,
+  '0014-sync': m0014,
   '0015-hub': m0015,
 };
 

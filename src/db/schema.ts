@@ -460,9 +460,22 @@ export interface DB {
   appointment_reminders: AppointmentRemindersTable;
   idempotency_keys: IdempotencyKeysTable;
   hub_links: HubLinksTable;
+  deletions: DeletionsTable;
   row_counts: RowCountsTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;
+}
+
+/** E13 (0014): one row per deleted record, written in the delete's transaction; kept 90 days. */
+export interface DeletionsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  /** The API's resource name (`contacts`, `time_entries`, ...; src/db/deletions.ts). */
+  resource: string;
+  resource_id: number;
+  /** The read scope that shows the entry: `contacts:read`; an upload's is its parent's. */
+  scope: string;
+  deleted_at: string;
 }
 
 /** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { recordDeletions, touchReferrers } from './deletions.ts';
 import { locked } from './locks.ts';
 import type { DB } from './schema.ts';
 
@@ -55,9 +56,13 @@ export function tenantRows<T extends TenantTable>(table: T): TenantRows<T> {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    // E13: the deletions entry is written with the delete, in the caller's transaction.
     async remove(db: Kysely<DB>, workspaceId: number, id: number) {
+      await touchReferrers(db, workspaceId, t, id); // F82: the references the delete clears
       const r = await db.deleteFrom(one).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
+      const gone = Number(r.numDeletedRows) > 0;
+      if (gone) await recordDeletions(db, workspaceId, t, [id]);
+      return gone;
     },
   };
 }

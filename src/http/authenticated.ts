@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../config.ts';
 import { AppError } from '../kernel/errors.ts';
-import { type KeyAuthenticator, requireScope } from './auth.ts';
+import { hasScope, type KeyAuthenticator, requireScope } from './auth.ts';
 
 export interface AuthenticatedOptions {
   authenticator: KeyAuthenticator;
@@ -31,6 +31,9 @@ export async function authenticated(app: FastifyInstance, { authenticator, redis
     if (config.public) return;
     request.auth = await authenticator.fromHeader(request.headers.authorization); // D2, D28
     if (config.scope) requireScope(request.auth, config.scope);
+    else if (config.anyScope && !config.anyScope.some((s) => hasScope(request.auth.scopes, s))) {
+      throw new AppError(403, `Insufficient permissions. Required scope: one of ${config.anyScope.join(', ')}`);
+    }
   });
 
   // After authentication (onRequest), so the counter is per key (D18).

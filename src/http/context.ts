@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope the route requires; `null` when the service checks it (uploads, comments). */
     scope?: string | null;
+    /** With `scope: null`: the key needs one of these (E13's feed, which then filters by them). */
+    anyScope?: readonly string[];
     /** Routes outside key authentication (the OpenAPI document, file URLs). */
     public?: boolean;
     /** Routes outside the rate limit (the OpenAPI document). */

@@ -80,7 +80,7 @@ const RESPONSES: Record<number, [name: string, description: string]> = {
 
 /** The statuses a route can answer besides its own, from its shape and config. */
 function errorStatuses(route: RouteOptions, operationId: string): number[] {
-  const config = (route.config ?? {}) as { scope?: string | null; public?: boolean; validation?: string };
+  const config = (route.config ?? {}) as { scope?: string | null; anyScope?: readonly string[]; public?: boolean; validation?: string };
   const schema = (route.schema ?? {}) as Json;
   const statuses = new Set<number>();
   const keyed = config.scope !== undefined && !config.public; // behind src/http/authenticated.ts
@@ -88,13 +88,14 @@ function errorStatuses(route: RouteOptions, operationId: string): number[] {
   else if (Array.isArray(schema.security) && schema.security.length > 0) statuses.add(401);
   if (schema.body || schema.querystring) statuses.add(400);
   if (schema.body && config.validation === 'contacts') statuses.add(422); // D4
-  if (route.url.split('/').some(isParam) || config.scope === null) statuses.add(404);
+  if (route.url.split('/').some(isParam) || (config.scope === null && !config.anyScope)) statuses.add(404);
   if (CONFLICTS.has(operationId)) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function scopeLine(scope: string | null | undefined): string | null {
+function scopeLine(scope: string | null | undefined, anyScope?: readonly string[]): string | null {
   if (scope === undefined) return null;
+  if (anyScope) return `Scope: any one of ${anyScope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
   if (scope === null) return "Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.";
   return `Scope: \`${scope}\`.`;
 }
@@ -128,8 +129,8 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
     const other = taken.get(operationId);
     if (other) throw new Error(`${method} ${route.url}: operationId ${operationId} is already ${other}'s; give it schema.operationId`);
     taken.set(operationId, `${method} ${route.url}`);
-    const config = (route.config ?? {}) as { scope?: string | null };
-    const line = scopeLine(config.scope);
+    const config = (route.config ?? {}) as { scope?: string | null; anyScope?: readonly string[] };
+    const line = scopeLine(config.scope, config.anyScope);
     const summary = typeof schema.summary === 'string' ? schema.summary.replace(/^(Create|Get|Update|Delete) a (?=[aeio])/, '$1 an ') : undefined;
     route.schema = {
       ...schema,
@@ -137,7 +138,7 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
       ...(summary ? { summary } : {}),
       tags: Array.isArray(schema.tags) && schema.tags.length ? schema.tags : [tagOf(route.url)],
       ...(line ? { description: [schema.description, line].filter(Boolean).join('\n\n') } : {}),
-      ...(typeof config.scope === 'string' ? { 'x-scopes': [config.scope] } : {}),
+      ...(typeof config.scope === 'string' ? { 'x-scopes': [config.scope] } : config.anyScope ? { 'x-scopes': [...config.anyScope] } : {}),
     };
     operations.set(operationId, { resource: derived.resource, statuses: errorStatuses(route, operationId) });
   });
@@ -219,7 +220,7 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
       const data = props.data;
       if (isObj(data) && data.type === 'array') data.items = hoist(data.items, `${info.resource}ListItem`);
       else if (isObj(data)) props.data = hoist(data, info.operationId.startsWith('get') ? info.resource : info.operationId.startsWith('delete') ? 'Deleted' : `${Id}Result`);
-      if (status === '200' && info.operationId.startsWith('get')) dataRefs.set(info.operationId, props.data);
+      if (status.startsWith('2') && !dataRefs.has(info.operationId)) dataRefs.set(info.operationId, props.data);
     }
     for (const status of info.statuses) responses[String(status)] ??= { $ref: `#/components/responses/${RESPONSES[status][0]}` };
     op.responses = responses;
@@ -283,7 +284,10 @@ const WEBHOOK_HEADERS: Json = {
   ServiceTimestamp: { name: 'X-Service-Timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was sent', schema: { type: 'string' } },
 };
 
-/** The single GET whose `data` each event carries (emit() callers). */
+/** `data: {id}` of the E14 `*_deleted` events. */
+const DELETED = 'DeletedData';
+
+/** The single GET (or the write) whose `data` each event carries (emit() callers). */
 const EVENT_DATA: Record<DomainEvent, string | null> = {
   new_request: null, // D33: a summary of its own (NewRequestData)
   request_updated: 'getRequest',
@@ -294,6 +298,19 @@ const EVENT_DATA: Record<DomainEvent, string | null> = {
   new_invoice: 'getInvoice',
   invoice_sent: 'getInvoice',
   invoice_paid: 'getInvoice',
+  contact_updated: 'getContact',
+  contact_deleted: DELETED,
+  request_deleted: DELETED,
+  quote_updated: 'getQuote',
+  quote_deleted: DELETED,
+  job_updated: 'getJob',
+  job_deleted: DELETED,
+  invoice_updated: 'getInvoice',
+  invoice_deleted: DELETED,
+  new_event: 'getEvent',
+  event_updated: 'getEvent',
+  event_deleted: DELETED,
+  payment_received: 'createInvoicePayment',
 };
 
 const nullableString = { type: ['string', 'null'] };
@@ -323,6 +340,12 @@ function webhookDocs(schemas: Json, dataRefs: Map<string, unknown>, ref: (name: 
       created_at: { type: 'string' },
     },
   };
+  schemas[DELETED] = {
+    type: 'object',
+    description: 'E14: the `data` of a `*_deleted` event: the id of the record deleted',
+    required: ['id'],
+    properties: { id: { type: 'integer' } },
+  };
   const webhooks: Json = {};
   for (const event of EVENTS) {
     const name = `${pascal([event])}Event`;
@@ -334,7 +357,7 @@ function webhookDocs(schemas: Json, dataRefs: Map<string, unknown>, ref: (name: 
         event: { type: 'string', const: event },
         workspace_id: { type: 'integer' },
         timestamp: { type: 'string', format: 'date-time' },
-        data: source ? (dataRefs.get(source) ?? { type: 'object' }) : ref('NewRequestData'),
+        data: source === DELETED ? ref(DELETED) : source ? (dataRefs.get(source) ?? { type: 'object' }) : ref('NewRequestData'),
         meta: ref('WebhookMeta'),
       },
     };

@@ -17,6 +17,21 @@ const textAjv = new Ajv({ ...common, coerceTypes: 'array', useDefaults: true, re
 addFormats(bodyAjv);
 addFormats(textAjv);
 
+// E12 (F80): an instant in a query (the sync filters, the deletions feed's `since`) is
+// a full date and time with `Z` or a `±HH:MM` offset, on a day that exists, with
+// seconds 00-59 (no leap second, which JavaScript's Date cannot hold); `T` and `Z`
+// upper case. Anything else (no offset, a bare date, 2026-02-30) is refused, so
+// `new Date(x).toISOString()` never fails on what passed.
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+export function isInstant(value: string): boolean {
+  const m = INSTANT.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return mo >= 1 && d >= 1 && day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(value));
+}
+textAjv.addFormat('date-time', { type: 'string', validate: isInstant });
+
 /** E18: JSON values nested deeper than this (objects and arrays alike) are refused. */
 export const MAX_DEPTH = 32;
 // E18: PostgreSQL cannot store U+0000 in text or jsonb, nor can UTF-8 hold a lone surrogate.

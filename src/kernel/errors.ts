@@ -48,6 +48,7 @@ export function ajvDetails(errors: AjvError[]): Detail[] {
     if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') path.push(e.params.missingProperty);
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) message = `must be one of: ${e.params.allowedValues.join(', ')}`;
+    if (e.keyword === 'format' && e.params.format === 'date-time') message = 'must be an ISO 8601 instant with Z or an offset, e.g. 2026-01-01T00:00:00Z';
     return { path, message };
   });
 }

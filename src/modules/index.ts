@@ -18,8 +18,9 @@ import { taxRatesRoutes } from './tax-rates/tax-rates.routes.ts';
 import { quoteTemplatesRoutes } from './quote-templates/quote-templates.routes.ts';
 import { customFieldsRoutes } from './custom-fields/custom-fields.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { deletionsRoutes } from './deletions/deletions.routes.ts';
 import { hubLinksRoutes } from './hub/hub-links.routes.ts';
 import { pdfRoutes } from './pdf/pdf.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, hubLinksRoutes, pdfRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes];

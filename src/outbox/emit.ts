@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { BULK_ROWS } from '../db/database.ts';
 import { now, toJson } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -13,6 +14,21 @@ export const EVENTS = [
   'new_invoice',
   'invoice_sent',
   'invoice_paid',
+  // EXTENSIONS E14: `*_updated` on every write to the record (status included),
+  // `*_deleted` with `data: {id}`, `payment_received` with the payment.
+  'contact_updated',
+  'contact_deleted',
+  'request_deleted',
+  'quote_updated',
+  'quote_deleted',
+  'job_updated',
+  'job_deleted',
+  'invoice_updated',
+  'invoice_deleted',
+  'new_event',
+  'event_updated',
+  'event_deleted',
+  'payment_received',
 ] as const;
 export type DomainEvent = (typeof EVENTS)[number];
 
@@ -22,6 +38,8 @@ export interface OutboxEvent {
   /** Its path under /api/v1, for `meta.link`. */
   resource: string;
   data: { id: number } & object;
+  /** The `meta.link` path when it is not `/api/v1/<resource>/<id>` (a payment: its invoice's payments). */
+  linkPath?: string;
 }
 
 /**
@@ -35,26 +53,36 @@ export async function emit(
   event: DomainEvent,
   resource: string,
   data: { id: number } & object,
+  /** The `meta.link` path when it is not `/api/v1/<resource>/<id>` (a payment: its invoice's payments). */
+  linkPath?: string,
 ): Promise<void> {
-  await emitAll(trx, workspaceId, [{ event, resource, data }]);
+  await emitAll(trx, workspaceId, [{ event, resource, data, linkPath }]);
 }
+
 
 /**
  * `emit` for the several events of one write (e.g. an accepted quote's
- * `new_job` and `quote_accepted`), in one INSERT: the rows keep the given order.
+ * `new_job` and `quote_accepted`) in one INSERT, or for a set-based write's many
+ * (the daily run) in one INSERT per BULK_ROWS: the rows keep the given order.
  */
 export async function emitAll(trx: Kysely<DB>, workspaceId: number, events: readonly OutboxEvent[]): Promise<void> {
-  if (!events.length) return;
   const timestamp = now();
-  await trx
-    .insertInto('outbox')
-    .values(
-      events.map(({ event, resource, data }) => ({
-        workspace_id: workspaceId,
-        event,
-        payload: toJson({ event, workspace_id: workspaceId, timestamp, data, link_path: `/api/v1/${resource}/${data.id}` })!,
-        created_at: timestamp,
-      })),
-    )
-    .execute();
+  for (let i = 0; i < events.length; i += BULK_ROWS) {
+    await trx
+      .insertInto('outbox')
+      .values(
+        events.slice(i, i + BULK_ROWS).map(({ event, resource, data, linkPath }) => ({
+          workspace_id: workspaceId,
+          event,
+          payload: toJson({ event, workspace_id: workspaceId, timestamp, data, link_path: linkPath ?? `/api/v1/${resource}/${data.id}` })!,
+          created_at: timestamp,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** One event for many records (set-based writes such as the daily run). */
+export function emitMany(trx: Kysely<DB>, workspaceId: number, event: DomainEvent, resource: string, data: readonly ({ id: number } & object)[]): Promise<void> {
+  return emitAll(trx, workspaceId, data.map((d) => ({ event, resource, data: d })));
 }

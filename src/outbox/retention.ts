@@ -16,7 +16,11 @@ export interface PruneCounts {
   messages: number;
   outbox: number;
   idempotency_keys: number;
+  deletions: number;
 }
+
+/** E13: deletion entries are kept 90 days (F84), whatever RETENTION says. */
+export const DELETIONS_KEPT_MS = 90 * 86_400_000;
 
 export interface PruneOptions {
   batch?: number;
@@ -24,6 +28,8 @@ export interface PruneOptions {
   pauseMs?: number;
   /** Checked between batches: a stopping worker stops pruning at once. */
   shouldStop?: () => boolean;
+  /** E13: deletion entries made before this go; default 90 days before now. */
+  deletionsCutoffMs?: number;
 }
 
 type PrunedTable = Exclude<keyof PruneCounts, 'idempotency_keys'>;
@@ -32,11 +38,13 @@ type PrunedTable = Exclude<keyof PruneCounts, 'idempotency_keys'>;
  * Deletes, oldest first: delivered webhook deliveries (and their attempts) delivered
  * before `cutoffMs`; sent or failed customer messages last updated before it; outbox
  * rows processed before it that no delivery still needs (a pending or failed
- * delivery keeps its event); idempotency records expired before it. Pending work
+ * delivery keeps its event); deletion entries (E13) older than 90 days;
+ * idempotency records expired before it. Pending work
  * is never touched.
  */
 export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: number, opts: PruneOptions = {}): Promise<PruneCounts> {
   const cutoff = new Date(cutoffMs).toISOString();
+  const deletionsCutoff = new Date(opts.deletionsCutoffMs ?? Date.now() - DELETIONS_KEPT_MS).toISOString();
   const batch = opts.batch ?? PRUNE_BATCH;
   const pauseMs = opts.pauseMs ?? 5;
   const which: Record<PrunedTable, RawBuilder<SqlBool>> = {
@@ -45,9 +53,10 @@ export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: numbe
     // After the deliveries: the ones just pruned no longer hold their outbox row.
     outbox: sql`processed_at is not null and processed_at < ${cutoff}
       and not exists (select 1 from webhook_deliveries d where d.outbox_id = outbox.id)`,
+    deletions: sql`deleted_at < ${deletionsCutoff}`,
   };
   const skipLocked = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0 };
+  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0, deletions: 0 };
   for (const table of Object.keys(which) as PrunedTable[]) {
     for (;;) {
       if (opts.shouldStop?.()) return counts;

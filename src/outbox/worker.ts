@@ -8,7 +8,7 @@ import type { DB } from '../db/schema.ts';
 import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
 import { httpPost, sign, timestampedSignature } from './http-post.ts';
-import { pruneOld } from './retention.ts';
+import { DELETIONS_KEPT_MS, pruneOld } from './retention.ts';
 import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
 import { Senders } from './senders.ts';
 
@@ -179,9 +179,9 @@ export class Worker {
     if (this.pruning) return this.pruning;
     this.prunedOn = new Date(nowMs).toISOString().slice(0, 10);
     const started = Date.now();
-    this.pruning = pruneOld(this.db, this.dialect, nowMs - this.retentionMs, { shouldStop: () => this.stopping })
+    this.pruning = pruneOld(this.db, this.dialect, nowMs - this.retentionMs, { shouldStop: () => this.stopping, deletionsCutoffMs: nowMs - DELETIONS_KEPT_MS })
       .then((counts) => {
-        if (counts.webhook_deliveries + counts.messages + counts.outbox) this.log.info({ pruned: counts, ms: Date.now() - started }, 'retention: pruned old rows');
+        if (counts.webhook_deliveries + counts.messages + counts.outbox + counts.deletions) this.log.info({ pruned: counts, ms: Date.now() - started }, 'retention: pruned old rows');
       })
       .catch((err) => {
         this.prunedOn = ''; // tried again at the next pass

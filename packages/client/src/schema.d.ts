@@ -1051,6 +1051,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deletions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted records (sync feed)
+         * @description Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope.
+         *
+         *     Scope: any one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read` (or `read`).
+         */
+        get: operations["listDeletions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contacts/{id}/hub-link": {
         parameters: {
             query?: never;
@@ -1418,6 +1440,266 @@ export interface webhooks {
          * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
          */
         post: operations["invoicePaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    contact_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `contact_updated` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["contactUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    contact_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `contact_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["contactDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    request_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `request_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["requestDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    quote_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `quote_updated` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["quoteUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    quote_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `quote_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["quoteDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    job_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `job_updated` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["jobUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    job_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `job_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["jobDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invoice_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `invoice_updated` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["invoiceUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invoice_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `invoice_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["invoiceDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    new_event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `new_event` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["newEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    event_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `event_updated` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["eventUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    event_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `event_deleted` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["eventDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    payment_received: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `payment_received` delivery
+         * @description POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).
+         */
+        post: operations["paymentReceivedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2083,6 +2365,13 @@ export interface components {
             required: boolean;
             created_at: string;
         };
+        DeletionListItem: {
+            /** @enum {unknown} */
+            resource: "contacts" | "properties" | "requests" | "quotes" | "jobs" | "invoices" | "events" | "time_entries" | "services" | "tax_rates" | "quote_templates" | "uploads";
+            id: number;
+            /** Format: date-time */
+            deleted_at: string;
+        };
         CreateContactBody: {
             first_name: string;
             last_name: string;
@@ -2514,7 +2803,7 @@ export interface components {
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
-            trigger_event: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid";
+            trigger_event: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid" | "contact_updated" | "contact_deleted" | "request_deleted" | "quote_updated" | "quote_deleted" | "job_updated" | "job_deleted" | "invoice_updated" | "invoice_deleted" | "new_event" | "event_updated" | "event_deleted" | "payment_received";
             webhook_url: string;
         };
         UnsubscribeWebhookBody: {
@@ -2590,6 +2879,10 @@ export interface components {
             message: string | null;
             status: string;
             created_at: string;
+        };
+        /** @description E14: the `data` of a `*_deleted` event: the id of the record deleted */
+        DeletedData: {
+            id: number;
         };
         NewRequestEvent: {
             /** @constant */
@@ -2670,6 +2963,123 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Invoice"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        ContactUpdatedEvent: {
+            /** @constant */
+            event: "contact_updated";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Contact"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        ContactDeletedEvent: {
+            /** @constant */
+            event: "contact_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        RequestDeletedEvent: {
+            /** @constant */
+            event: "request_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        QuoteUpdatedEvent: {
+            /** @constant */
+            event: "quote_updated";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Quote"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        QuoteDeletedEvent: {
+            /** @constant */
+            event: "quote_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        JobUpdatedEvent: {
+            /** @constant */
+            event: "job_updated";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Job"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        JobDeletedEvent: {
+            /** @constant */
+            event: "job_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        InvoiceUpdatedEvent: {
+            /** @constant */
+            event: "invoice_updated";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Invoice"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        InvoiceDeletedEvent: {
+            /** @constant */
+            event: "invoice_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        NewEventEvent: {
+            /** @constant */
+            event: "new_event";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Event"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        EventUpdatedEvent: {
+            /** @constant */
+            event: "event_updated";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Event"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        EventDeletedEvent: {
+            /** @constant */
+            event: "event_deleted";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["DeletedData"];
+            meta: components["schemas"]["WebhookMeta"];
+        };
+        PaymentReceivedEvent: {
+            /** @constant */
+            event: "payment_received";
+            workspace_id: number;
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["InvoicePaymentListItem"];
             meta: components["schemas"]["WebhookMeta"];
         };
     };
@@ -2766,6 +3176,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "first_name" | "last_name" | "email" | "company" | "type" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 type?: "none" | "customer" | "lead" | "former_customer" | "contractor" | "partner" | "vendor" | "other";
                 owner_id?: string;
             };
@@ -2940,8 +3370,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "property_type" | "created_at" | "modified_at";
+                sort_by?: "id" | "property_type" | "created_at" | "modified_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
             };
             header?: never;
@@ -2976,8 +3426,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "property_type" | "created_at" | "modified_at";
+                sort_by?: "id" | "property_type" | "created_at" | "modified_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
             };
             header?: never;
             path: {
@@ -3131,6 +3601,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "first_name" | "last_name" | "email" | "role" | "job_title" | "created_at" | "updated_at" | "name";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
             };
             header?: never;
             path?: never;
@@ -3191,8 +3681,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "created_at" | "link_created_at" | "name";
+                sort_by?: "created_at" | "link_created_at" | "name" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 module_type: "contact" | "request" | "quote" | "job" | "invoice" | "event" | "timesheet";
                 module_id: number;
                 category?: "attachment" | "internal" | "public" | "expense";
@@ -3390,8 +3900,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "created_at" | "id";
+                sort_by?: "created_at" | "id" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 module_type: "contact" | "request" | "quote" | "job" | "invoice" | "event" | "timesheet";
                 module_id: number;
             };
@@ -3529,6 +4059,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "name" | "start_date" | "end_date" | "type" | "status" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 start_date?: string;
                 end_date?: string;
                 job_id?: number;
@@ -3746,6 +4296,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "start_date" | "end_date" | "total_time" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 start_date?: string;
                 end_date?: string;
                 user_id?: string;
@@ -3923,6 +4493,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "start_date" | "end_date" | "total_time" | "status" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 start_date?: string;
                 end_date?: string;
                 user_id?: string;
@@ -4030,6 +4620,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "number" | "name" | "status" | "requested_on" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 contact_id?: number;
                 /** @description comma-separated: new, responded, overdue, rejected, archived */
                 status?: string;
@@ -4242,6 +4852,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "number" | "name" | "status" | "total" | "date" | "expire_on" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 contact_id?: number;
                 /** @description comma-separated: draft, awaiting_response, accepted, declined, expired, archived, awaiting_deposit */
                 status?: string;
@@ -4489,6 +5119,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "number" | "name" | "status" | "type" | "total" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 contact_id?: number;
                 quote_id?: number;
                 /** @description comma-separated: draft, scheduled, in_progress, completed, cancelled */
@@ -4702,6 +5352,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "number" | "name" | "status" | "total" | "date" | "due_date" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 contact_id?: number;
                 job_id?: number;
                 exclude_children?: boolean;
@@ -5058,6 +5728,26 @@ export interface operations {
                 search?: string;
                 sort_by?: "id" | "name" | "price" | "sku" | "type" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 id_in?: string;
             };
             header?: never;
@@ -5228,8 +5918,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "name" | "rate" | "created_at" | "modified_at";
+                sort_by?: "id" | "name" | "rate" | "created_at" | "modified_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
             };
             header?: never;
             path?: never;
@@ -5399,8 +6109,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "template_name" | "total" | "created_at" | "modified_at";
+                sort_by?: "id" | "template_name" | "total" | "created_at" | "modified_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
             };
             header?: never;
             path?: never;
@@ -5603,8 +6333,28 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 search?: string;
-                sort_by?: "id" | "key" | "label" | "module_type" | "created_at";
+                sort_by?: "id" | "key" | "label" | "module_type" | "created_at" | "updated_at";
                 sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
                 module_type?: "contact" | "request" | "quote" | "job" | "invoice";
             };
             header?: never;
@@ -5659,6 +6409,45 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["CreateNotificationResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDeletions: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /**
+                 * @description Deletions at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                since?: string;
+                /** @description Comma-separated: contacts, properties, requests, quotes, jobs, invoices, events, time_entries, services, tax_rates, quote_templates, uploads */
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DeletionListItem"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -5831,7 +6620,7 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                trigger_event?: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid";
+                trigger_event?: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid" | "contact_updated" | "contact_deleted" | "request_deleted" | "quote_updated" | "quote_deleted" | "job_updated" | "job_deleted" | "invoice_updated" | "invoice_deleted" | "new_event" | "event_updated" | "event_deleted" | "payment_received";
                 workspace_id?: string;
             };
             header?: never;
@@ -6336,6 +7125,526 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["InvoicePaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    requestDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    quoteUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    quoteDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoiceUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoiceDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    newEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEventEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): answer within WEBHOOK_TIMEOUT, then do the work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none) is retried later; after the fifth failed attempt the delivery is marked failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the subscription secret (E15); refuse one older than five minutes */
+                "Fieldwork-Signature": components["parameters"]["FieldworkSignature"];
+                /** @description Hex HMAC-SHA256 of the raw body keyed with the subscription secret (D15; no replay protection) */
+                "X-Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event name */
+                "X-Service-Event": components["parameters"]["ServiceEvent"];
+                /** @description `meta.webhook_id`: the same on every attempt */
+                "X-Service-Delivery": components["parameters"]["ServiceDelivery"];
+                /** @description Unix seconds when this attempt was sent */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentReceivedEvent"];
             };
         };
         responses: {

@@ -18,7 +18,8 @@ const COLUMNS = [
   'modified_at',
 ] as const;
 
-const listSpec: ListSpec = { id: 'id', sort: { created_at: 'created_at', id: 'id' }, search: ['comment'] };
+// F81: a comment is never edited (trashing takes it off the list), so its updated_at is its created_at.
+const listSpec: ListSpec = { id: 'id', sort: { created_at: 'created_at', id: 'id', updated_at: 'created_at' }, search: ['comment'] };
 
 export type CommentRow = Awaited<ReturnType<typeof findActiveComment>> & object;
 

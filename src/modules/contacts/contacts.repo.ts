@@ -1,7 +1,8 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { ContactsTable, DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { prepared } from '../../db/prepared.ts';
 import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
@@ -12,7 +13,7 @@ export const contactCodec = tableCodec<Contact>()('contacts', { json: ['info', '
 
 export const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'first_name', 'last_name', 'email', 'company', 'type', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'first_name', 'last_name', 'email', 'company', 'type', 'created_at', 'updated_at']),
   // Index-backed (migration 0009); the columns keep the SPEC's matching exact.
   search: { columns: ['first_name', 'last_name', 'email', 'phone', sql`first_name || ' ' || last_name`], index: 'contacts_search' },
   rowCount: 'contacts',
@@ -94,5 +95,7 @@ export async function updateContact(db: Kysely<DB>, workspaceId: number, id: num
 
 export async function deleteContact(db: Kysely<DB>, workspaceId: number, id: number) {
   const r = await db.deleteFrom('contacts').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  const gone = Number(r.numDeletedRows) > 0;
+  if (gone) await recordDeletions(db, workspaceId, 'contacts', [id]); // E13, in the delete's transaction
+  return gone;
 }

@@ -57,13 +57,19 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
         }
         const found = await updateContact(trx, auth.workspaceId, id, { ...contactCodec.encode(body), updated_at: now() });
         if (!found) throw notFound('Contact');
-        return getContactDetail(trx, auth.workspaceId, id);
+        const contact = await getContactDetail(trx, auth.workspaceId, id);
+        await emit(trx, auth.workspaceId, 'contact_updated', 'contacts', contact); // E14
+        return contact;
       }),
     remove: async (auth, id) => {
       // D12: permanent, and refused while requests, quotes, jobs or invoices point at it
       // (their foreign keys say so; property links go with the contact).
       try {
-        await deleteWithAttachments(db, auth, 'contact', id, 'Contact', (trx) => deleteContact(trx, auth.workspaceId, id));
+        await deleteWithAttachments(db, auth, 'contact', id, 'Contact', async (trx) => {
+          const gone = await deleteContact(trx, auth.workspaceId, id);
+          if (gone) await emit(trx, auth.workspaceId, 'contact_deleted', 'contacts', { id }); // E14
+          return gone;
+        });
       } catch (err) {
         if (isForeignKeyViolation(err)) throw conflict('Contact has related records');
         throw err;

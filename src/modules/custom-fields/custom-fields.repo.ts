@@ -9,7 +9,7 @@ export type CustomFieldRow = Selectable<CustomFieldsTable>;
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: { id: 'id', key: 'key', label: 'label', module_type: 'module_type', created_at: 'created_at' },
+  sort: { id: 'id', key: 'key', label: 'label', module_type: 'module_type', created_at: 'created_at', updated_at: 'created_at' }, // F81: definitions are never edited
   search: ['key', 'label'],
 };
 

@@ -1,8 +1,9 @@
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, EventsTable } from '../../db/schema.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import { csv } from '../../kernel/schemas.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
 import { documentRefJson } from '../../db/related.ts';
 import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
@@ -11,7 +12,7 @@ export const eventCodec = tableCodec<Event>()('events', { bool: ['all_day', 'mul
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(EVENT_SORT.map((f) => [f, f])),
+  sort: sortByName(EVENT_SORT),
   search: ['name', 'description'],
 };
 
@@ -136,5 +137,7 @@ export async function setAssignees(db: Kysely<DB>, workspaceId: number, eventId:
 
 export async function deleteEvent(db: Kysely<DB>, workspaceId: number, id: number) {
   const r = await db.deleteFrom('events').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  const gone = Number(r.numDeletedRows) > 0;
+  if (gone) await recordDeletions(db, workspaceId, 'events', [id]); // E13, in the delete's transaction
+  return gone;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { emit } from '../../outbox/emit.ts';
 import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
@@ -55,7 +56,9 @@ export function eventsService({ db }: AppContext): EventsService {
           updated_at: at,
         });
         await setAssignees(trx, auth.workspaceId, id, assignees);
-        return getEventDetail(trx, auth.workspaceId, id);
+        const event = await getEventDetail(trx, auth.workspaceId, id);
+        await emit(trx, auth.workspaceId, 'new_event', 'events', event); // E14
+        return event;
       }),
     update: (auth, id, body) =>
       transact(db, auth, async (trx) => {
@@ -67,17 +70,25 @@ export function eventsService({ db }: AppContext): EventsService {
         await validate(trx, auth.workspaceId, { ...existing, ...fields }, body);
         await updateEvent(trx, auth.workspaceId, id, { ...eventCodec.encode(fields), updated_at: now() });
         if (assignees) await setAssignees(trx, auth.workspaceId, id, assignees);
-        return getEventDetail(trx, auth.workspaceId, id);
+        const event = await getEventDetail(trx, auth.workspaceId, id);
+        await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14
+        return event;
       }),
     setStatus: (auth, id, { status }) =>
       transact(db, auth, async (trx) => {
         // SPEC States: every allowed value may follow every other.
         if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
-        return getEventDetail(trx, auth.workspaceId, id);
+        const event = await getEventDetail(trx, auth.workspaceId, id);
+        await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14: status included
+        return event;
       }),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; the assignees go by cascade.
-      await deleteWithAttachments(db, auth, 'event', id, 'Event', (trx) => deleteEvent(trx, auth.workspaceId, id));
+      await deleteWithAttachments(db, auth, 'event', id, 'Event', async (trx) => {
+        const gone = await deleteEvent(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'event_deleted', 'events', { id }); // E14
+        return gone;
+      });
     },
   };
 }

@@ -1,9 +1,10 @@
+import { BULK_ROWS } from '../../db/database.ts';
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { contactNameJson, documentRefJson } from '../../db/related.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
@@ -26,7 +27,7 @@ export function invoiceOf(row: Selectable<InvoicesTable>): Invoice {
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'number', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at']),
   search: ['name', sql`cast(number as text)`],
 };
 
@@ -64,6 +65,23 @@ export async function findInvoiceDetail(db: Kysely<DB>, workspaceId: number, id:
   const qb = db.selectFrom('invoices').selectAll('invoices').select(detailRefs(db)).where('invoices.workspace_id', '=', workspaceId).where('invoices.id', '=', id);
   const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
   return row && detailOf(row);
+}
+
+/** Many invoices' single-GET shapes, BULK_ROWS ids per statement (E14: the daily run's `invoice_updated`). */
+export async function findInvoiceDetails(db: Kysely<DB>, workspaceId: number, ids: readonly number[]): Promise<InvoiceDetail[]> {
+  const out: InvoiceDetail[] = [];
+  for (let i = 0; i < ids.length; i += BULK_ROWS) {
+    const rows = await db
+      .selectFrom('invoices')
+      .selectAll('invoices')
+      .select(detailRefs(db))
+      .where('invoices.workspace_id', '=', workspaceId)
+      .where('invoices.id', 'in', ids.slice(i, i + BULK_ROWS))
+      .orderBy('invoices.id')
+      .execute();
+    out.push(...rows.map(detailOf));
+  }
+  return out;
 }
 
 /** Inserts the row and answers its detail from the same statement (RETURNING with the related lookups). */

@@ -12,7 +12,7 @@ import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
-import { emit } from '../../outbox/emit.ts';
+import { emit, emitAll, type OutboxEvent } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import { type Invoice, type InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
@@ -64,15 +64,27 @@ const refsOf = (body: InvoiceCreate | InvoiceUpdate) => ({
 /**
  * D16: `invoice_sent` / `invoice_paid` when the invoice enters that status, by any
  * path; entering `sent` also tells the admins and managers (SPEC Internal notifications).
+ * The write's other events go `first` or `last`: all of them in one INSERT.
  */
-export async function emitTransitions(trx: Kysely<DB>, workspaceId: number, before: string | null, invoice: InvoiceDetail) {
+export async function emitTransitions(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  before: string | null,
+  invoice: InvoiceDetail,
+  { first = [], last = [] }: { first?: OutboxEvent[]; last?: OutboxEvent[] } = {},
+) {
+  const events = [...first];
   if (enters(before, invoice.status, 'sent')) {
-    await emit(trx, workspaceId, 'invoice_sent', 'invoices', invoice);
+    events.push({ event: 'invoice_sent', resource: 'invoices', data: invoice });
     const data = { invoice_id: invoice.id, name: invoice.name, total: invoice.total, contact_id: invoice.contact_id };
     await notifyRoles(trx, workspaceId, 'invoices_sent', ADMINS_AND_MANAGERS, { type: 'invoice', id: invoice.id }, data);
   }
-  if (enters(before, invoice.status, 'paid')) await emit(trx, workspaceId, 'invoice_paid', 'invoices', invoice);
+  if (enters(before, invoice.status, 'paid')) events.push({ event: 'invoice_paid', resource: 'invoices', data: invoice });
+  await emitAll(trx, workspaceId, [...events, ...last]);
 }
+
+/** E14: every write to an invoice, status included. */
+export const invoiceUpdated = (invoice: InvoiceDetail): OutboxEvent => ({ event: 'invoice_updated', resource: 'invoices', data: invoice });
 
 /** The one function that creates an invoice (REST create, E6 from a job): D23, D11, D7, E2, E1 number, D16 events. */
 export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: InvoiceCreate): Promise<InvoiceDetail> {
@@ -90,8 +102,7 @@ export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId
     created_at: at,
     updated_at: at,
   });
-  await emit(trx, workspaceId, 'new_invoice', 'invoices', invoice);
-  await emitTransitions(trx, workspaceId, null, invoice);
+  await emitTransitions(trx, workspaceId, null, invoice, { first: [{ event: 'new_invoice', resource: 'invoices', data: invoice }] });
   return invoice;
 }
 
@@ -105,7 +116,7 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
   const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
   const due = await dueDateOf(trx, workspaceId, body, before);
   const invoice = await updateInvoiceRow(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing, ...due }), updated_at: now() });
-  await emitTransitions(trx, workspaceId, before.status, invoice);
+  await emitTransitions(trx, workspaceId, before.status, invoice, { last: [invoiceUpdated(invoice)] });
   return invoice;
 }
 
@@ -148,7 +159,9 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
       // E4: an invoice with payments stays; read under its row lock so a concurrent payment is seen.
       await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', async (trx) => {
         if ((await findInvoice(trx, auth.workspaceId, id, true)).amount_paid > 0) throw conflict('Invoice has payments');
-        return invoices.remove(trx, auth.workspaceId, id);
+        const gone = await invoices.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'invoice_deleted', 'invoices', { id }); // E14
+        return gone;
       });
     },
   };

@@ -75,7 +75,7 @@ describe('invoices', () => {
     await api.put(`/api/v1/invoices/${a.id}`, { status: 'paid' });
     await api.put(`/api/v1/invoices/${a.id}`, { message: 'thanks' });
     const b = (await api.post('/api/v1/invoices', { name: 'B', status: 'sent' })).body.data;
-    const events = (await outbox()).slice(before);
+    const events = (await outbox()).slice(before).filter((e) => e.event !== 'invoice_updated'); // E14's, one per write
     assert.deepEqual(
       events.map((e) => [e.event, e.data.id]),
       [
@@ -98,7 +98,10 @@ describe('invoices', () => {
       [200, 200, 200],
     );
     assert.deepEqual(
-      (await outbox()).slice(before).map((e) => e.event),
+      (await outbox())
+        .slice(before)
+        .map((e) => e.event)
+        .filter((e) => e !== 'invoice_updated'), // E14's, one per write
       ['invoice_paid'],
     );
   });

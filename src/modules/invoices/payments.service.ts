@@ -6,7 +6,8 @@ import { fromCents, statusAfterPayments, toCents, totalCents } from '../../domai
 import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { findInvoiceDetail, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import type { InvoiceDetail } from './invoices.schemas.ts';
-import { emitTransitions } from './invoices.service.ts';
+import type { OutboxEvent } from '../../outbox/emit.ts';
+import { emitTransitions, invoiceUpdated } from './invoices.service.ts';
 import type { Payment, PaymentCreate } from './payments.schemas.ts';
 import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
 
@@ -29,10 +30,11 @@ async function lockedInvoice(trx: Kysely<DB>, workspaceId: number, invoiceId: nu
 }
 
 /** E4: stores the invoice's new paid amount and the status that follows from it. */
-async function settle(trx: Kysely<DB>, workspaceId: number, before: InvoiceDetail, paidCents: number): Promise<void> {
+async function settle(trx: Kysely<DB>, workspaceId: number, before: InvoiceDetail, paidCents: number, also: OutboxEvent[] = []): Promise<void> {
   const status = statusAfterPayments(before.status, before.total, paidCents);
   const invoice = await updateInvoiceRow(trx, workspaceId, before.id, { amount_paid_cents: paidCents, status, updated_at: now() });
-  await emitTransitions(trx, workspaceId, before.status, invoice); // D16: invoice_paid once per entry
+  // D16: invoice_paid once per entry; E14: the paid amount (and maybe status) changed.
+  await emitTransitions(trx, workspaceId, before.status, invoice, { last: [invoiceUpdated(invoice), ...also] });
 }
 
 export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: string | null, invoiceId: number, body: PaymentCreate): Promise<Payment> {
@@ -53,8 +55,10 @@ export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: s
     created_by: userId,
     created_at: now(),
   });
-  await settle(trx, workspaceId, before, paidCents + cents);
-  return paymentOf(row);
+  const payment = paymentOf(row);
+  const received: OutboxEvent = { event: 'payment_received', resource: 'invoices', data: payment, linkPath: `/api/v1/invoices/${invoiceId}/payments` }; // E14
+  await settle(trx, workspaceId, before, paidCents + cents, [received]);
+  return payment;
 }
 
 /** E3: the invoice's payments, oldest `paid_on` first. */

@@ -137,12 +137,12 @@ describe('invoice payments', () => {
     }
   });
 
-  test('round trips: a payment is begin, the locked read, insert, update, commit; the list is two reads', async () => {
+  test('round trips: a payment is begin, the locked read, insert, update, its events in one INSERT (invoice_updated and payment_received, E14), commit; the list is two reads', async () => {
     const inv = await invoice(10);
     const own = (qs: string[]) => qs.filter((q) => !/"api_keys"/.test(q));
     t.queries.length = 0;
     assert.equal((await pay(inv.id, { amount: 1, paid_on: '2025-01-01' })).status, 201);
-    assert.equal(own(t.queries).length, 5, own(t.queries).join('\n'));
+    assert.equal(own(t.queries).length, 6, own(t.queries).join('\n'));
     t.queries.length = 0;
     await api.get(`/api/v1/invoices/${inv.id}/payments`);
     assert.equal(own(t.queries).length, 2, own(t.queries).join('\n'));

@@ -3,7 +3,7 @@ import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import {
   type ContactRef,
@@ -31,7 +31,7 @@ export function jobOf(row: Selectable<JobsTable>): Job {
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at']),
   search: ['name', sql`cast(number as text)`],
 };
 

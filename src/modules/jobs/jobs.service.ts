@@ -152,7 +152,7 @@ export async function updateJob(trx: Kysely<DB>, workspaceId: number, id: number
   const job = await updateJobRow(trx, workspaceId, id, { ...jobCodec.encode(values), updated_at: now() });
   const pick = <K extends keyof JobRefs>(key: K, field: (typeof REF_FIELDS)[number]): JobRefs[K] =>
     body[field] === undefined || !inputs ? before[key] : inputs.refs[key];
-  return {
+  const detail: JobDetail = {
     ...job,
     contact: pick('contact', 'contact_id'),
     property: pick('property', 'property_id'),
@@ -160,6 +160,8 @@ export async function updateJob(trx: Kysely<DB>, workspaceId: number, id: number
     quote: pick('quote', 'quote_id'),
     salesperson: pick('salesperson', 'salesperson_id'),
   };
+  await emit(trx, workspaceId, 'job_updated', 'jobs', detail); // E14: every write, status included
+  return detail;
 }
 
 export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate, JobUpdate, JobListItem, JobDetail> {
@@ -172,7 +174,11 @@ export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate
       transact(db, auth, (trx) => updateJob(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; invoices that named it keep going without it.
-      await deleteWithAttachments(db, auth, 'job', id, 'Job', (trx) => jobs.remove(trx, auth.workspaceId, id));
+      await deleteWithAttachments(db, auth, 'job', id, 'Job', async (trx) => {
+        const gone = await jobs.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'job_deleted', 'jobs', { id }); // E14
+        return gone;
+      });
     },
   };
 }

@@ -5,7 +5,10 @@ import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
 import type { HubLinkConfig } from '../hub/hub.service.ts';
+import { emitMany } from '../../outbox/emit.ts';
+import { findInvoiceDetails } from '../invoices/invoices.repo.ts';
 import { queueNotification } from '../notifications/notifications.service.ts';
+import { findQuoteDetails } from '../quotes/quotes.repo.ts';
 
 // EXTENSIONS E5: the documents' daily run, once per workspace and local day (D22's
 // runDaily): scheduled invoices due to go out are sent as `invoice_to_customer`
@@ -89,6 +92,9 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
     .execute();
 
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
+  // E14: each moved record's `*_updated`, its detail read in a few statements and emitted in bulk.
+  if (overdue.length) await emitMany(trx, workspaceId, 'invoice_updated', 'invoices', await findInvoiceDetails(trx, workspaceId, ids(overdue)));
+  if (expired.length) await emitMany(trx, workspaceId, 'quote_updated', 'quotes', await findQuoteDetails(trx, workspaceId, ids(expired)));
   return { overdue_invoices: ids(overdue), expired_quotes: ids(expired), sent_invoices: sent };
 }
 

@@ -21,7 +21,7 @@ const COLUMNS = [
 
 type PropertyRow = Omit<PropertiesTable, 'id'> & { id: number };
 
-const sort = { id: 'properties.id', property_type: 'properties.property_type', created_at: 'properties.created_at', modified_at: 'properties.updated_at' };
+const sort = { id: 'properties.id', property_type: 'properties.property_type', created_at: 'properties.created_at', modified_at: 'properties.updated_at', updated_at: 'properties.updated_at' };
 
 /** SPEC list filters: the workspace list searches street, city, state and postal code. */
 const listSpec: ListSpec = {

@@ -390,7 +390,7 @@ describe('properties', () => {
 
     test('D4: bad query parameters are 400 Invalid request with details', async () => {
       for (const url of ['/api/v1/properties', `/api/v1/contacts/${c1}/properties`]) {
-        for (const q of ['per_page=0', 'per_page=101', 'page=0', 'sort_by=street', 'sort_by=updated_at', 'sort_direction=up', `search=${'x'.repeat(201)}`]) {
+        for (const q of ['per_page=0', 'per_page=101', 'page=0', 'sort_by=street', 'sort_by=modified', 'sort_direction=up', `search=${'x'.repeat(201)}`]) {
           const res = await list.get(`${url}?${q}`);
           assert.equal(res.status, 400, `${url}?${q}`);
           assert.equal(res.body.error, 'Invalid request');

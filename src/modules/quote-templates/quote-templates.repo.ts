@@ -13,7 +13,7 @@ export const templates = tenantRows('quote_templates');
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: { id: 'id', template_name: 'template_name', total: 'total', created_at: 'created_at', modified_at: 'updated_at' },
+  sort: { id: 'id', template_name: 'template_name', total: 'total', created_at: 'created_at', modified_at: 'updated_at', updated_at: 'updated_at' },
   search: ['template_name'],
 };
 

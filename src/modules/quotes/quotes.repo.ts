@@ -1,9 +1,10 @@
+import { BULK_ROWS } from '../../db/database.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuotesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
 import {
   type ContactRef,
@@ -31,7 +32,7 @@ export function quoteOf(row: Selectable<QuotesTable>): Quote {
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'total', 'date', 'expire_on', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'number', 'name', 'status', 'total', 'date', 'expire_on', 'created_at', 'updated_at']),
   search: ['name', sql`cast(number as text)`],
 };
 
@@ -91,8 +92,24 @@ export async function findQuoteDetail(
   id: number,
   { lock = false, jobFields = false }: { lock?: boolean; jobFields?: boolean } = {},
 ): Promise<{ detail: QuoteDetail; jobDefs: FieldDef[] } | undefined> {
+  const qb = detailQuery(db, workspaceId, jobFields).where('quotes.id', '=', id);
+  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  return row ? quoteDetailOf(row) : undefined;
+}
+
+/** Many quotes' single-GET shapes, BULK_ROWS ids per statement (E14: the daily run's `quote_updated`). */
+export async function findQuoteDetails(db: Kysely<DB>, workspaceId: number, ids: readonly number[]): Promise<QuoteDetail[]> {
+  const out: QuoteDetail[] = [];
+  for (let i = 0; i < ids.length; i += BULK_ROWS) {
+    const rows = await detailQuery(db, workspaceId, false).where('quotes.id', 'in', ids.slice(i, i + BULK_ROWS)).orderBy('quotes.id').execute();
+    out.push(...rows.map((r) => quoteDetailOf(r).detail));
+  }
+  return out;
+}
+
+function detailQuery(db: Kysely<DB>, workspaceId: number, jobFields: boolean) {
   const d = dialectOf(db);
-  const qb = db
+  return db
     .selectFrom('quotes')
     .selectAll('quotes')
     .select((eb) => [
@@ -112,10 +129,12 @@ export async function findQuoteDetail(
       ).as('status_changes'),
       customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
     ])
-    .where('quotes.workspace_id', '=', workspaceId)
-    .where('quotes.id', '=', id);
-  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
-  if (!row) return undefined;
+    .where('quotes.workspace_id', '=', workspaceId);
+}
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
+
+function quoteDetailOf(row: DetailRow): { detail: QuoteDetail; jobDefs: FieldDef[] } {
   const { contact, property, request, salesperson, job, status_changes, job_fields, ...quote } = row;
   const detail: QuoteDetail = {
     ...quoteOf(quote),

@@ -11,7 +11,7 @@ import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { notFound } from '../../kernel/errors.ts';
-import { emitAll, type OutboxEvent } from '../../outbox/emit.ts';
+import { emit, emitAll, type OutboxEvent } from '../../outbox/emit.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
 import { requests } from '../requests/requests.repo.ts';
 import { updateRequest } from '../requests/requests.service.ts';
@@ -135,8 +135,9 @@ export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: 
  * `events` are the write's other events (`new_quote`, its job's `new_job`), recorded
  * with `quote_accepted` in one statement.
  */
-async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail, events: OutboxEvent[]): Promise<void> {
+async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail, events: OutboxEvent[], updated?: OutboxEvent): Promise<void> {
   if (enters(before, quote.status, 'accepted')) events.push({ event: 'quote_accepted', resource: 'quotes', data: quote });
+  if (updated) events.push(updated);
   await emitAll(trx, workspaceId, events);
   if (enters(before, quote.status, 'awaiting_response')) {
     const data = { quote_id: quote.id, number: quote.number, name: quote.name, total: quote.total, contact_id: quote.contact_id };
@@ -192,7 +193,7 @@ export async function updateQuote(
   const events: OutboxEvent[] = [];
   if (enters(before.status, quote.status, 'accepted') && !job) job = await yieldJob(trx, workspaceId, userId, quote, refs, found.jobDefs, events);
   const detail: QuoteDetail = { ...quote, ...refs, job, status_changes };
-  await entered(trx, workspaceId, before.status, detail, events);
+  await entered(trx, workspaceId, before.status, detail, events, { event: 'quote_updated', resource: 'quotes', data: detail }); // E14: every write, status included
   return detail;
 }
 
@@ -237,7 +238,11 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
       transact(db, auth, (trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its job and invoices stay, their quote_id becomes null.
-      await deleteWithAttachments(db, auth, 'quote', id, 'Quote', (trx) => quotes.remove(trx, auth.workspaceId, id));
+      await deleteWithAttachments(db, auth, 'quote', id, 'Quote', async (trx) => {
+        const gone = await quotes.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'quote_deleted', 'quotes', { id }); // E14
+        return gone;
+      });
     },
   };
 }

@@ -348,7 +348,9 @@ describe('quotes', () => {
       );
       assert.notEqual(job.line_items[0].id, quote.line_items[0].id, 'the job has items of its own');
       const events = (await outbox()).slice(before);
-      assert.deepEqual(events.map((e) => e.event).sort(), ['new_job', 'quote_accepted']);
+      // E14: the status change is also a write: quote_updated, once, with the same data.
+      assert.deepEqual(events.map((e) => e.event).sort(), ['new_job', 'quote_accepted', 'quote_updated']);
+      assert.deepEqual(events.find((e) => e.event === 'quote_updated')!.data, res.body.data);
       const accepted = events.find((e) => e.event === 'quote_accepted')!;
       assert.deepEqual(accepted.data, res.body.data, 'data is the quote as its GET returns it');
       assert.deepEqual(events.find((e) => e.event === 'new_job')!.data, job);
@@ -388,6 +390,7 @@ describe('quotes', () => {
         const events = (await outbox())
           .slice(before)
           .map((e) => e.event)
+          .filter((e) => e !== 'quote_updated') // E14: one per write, tested in test/sync.test.ts
           .sort();
         assert.deepEqual(events, ['new_job', 'quote_accepted']);
       }

@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, RequestsTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { dialectOf } from '../../db/json-helpers.ts';
 import { type ContactRef, pendingRefs, type PropertyRef, type UserRef } from '../../db/related.ts';
@@ -32,7 +32,7 @@ const COLUMNS = [
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'number', 'name', 'status', 'requested_on', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'number', 'name', 'status', 'requested_on', 'created_at', 'updated_at']),
   search: ['name', 'details', sql`cast(number as text)`],
 };
 

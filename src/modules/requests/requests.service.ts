@@ -110,7 +110,11 @@ export function requestsService({ db }: AppContext): CrudService<RequestQuery, R
       transact(db, auth, (trx) => updateRequest(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; quotes, jobs and events that named it keep going without it.
-      await deleteWithAttachments(db, auth, 'request', id, 'Request', (trx) => requests.remove(trx, auth.workspaceId, id));
+      await deleteWithAttachments(db, auth, 'request', id, 'Request', async (trx) => {
+        const gone = await requests.remove(trx, auth.workspaceId, id);
+        if (gone) await emit(trx, auth.workspaceId, 'request_deleted', 'requests', { id }); // E14
+        return gone;
+      });
     },
   };
 }

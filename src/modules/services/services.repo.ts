@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Service, ServiceQuery } from './services.schemas.ts';
 
@@ -11,7 +11,7 @@ export const services = tenantRows('services');
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(['id', 'name', 'price', 'sku', 'type', 'created_at', 'updated_at'].map((f) => [f, f])),
+  sort: sortByName(['id', 'name', 'price', 'sku', 'type', 'created_at', 'updated_at']),
   search: ['name', 'description'], // SPEC: name and description
 };
 

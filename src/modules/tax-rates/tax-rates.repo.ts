@@ -8,7 +8,7 @@ export const taxRates = tenantRows('tax_rates');
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: { id: 'id', name: 'name', rate: 'rate', created_at: 'created_at', modified_at: 'updated_at' },
+  sort: { id: 'id', name: 'name', rate: 'rate', created_at: 'created_at', modified_at: 'updated_at', updated_at: 'updated_at' },
   search: ['name', 'description'],
 };
 

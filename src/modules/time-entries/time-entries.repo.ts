@@ -1,12 +1,13 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import type { DB, TimeEntriesTable } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: Object.fromEntries(TIME_ENTRY_SORT.map((f) => [f, f])),
+  sort: sortByName(TIME_ENTRY_SORT),
   search: ['description'],
 };
 
@@ -84,5 +85,6 @@ export async function updateTimeEntry(db: Kysely<DB>, workspaceId: number, id: n
 }
 
 export async function deleteTimeEntry(db: Kysely<DB>, workspaceId: number, id: number) {
-  await db.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  const r = await db.deleteFrom('time_entries').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  if (Number(r.numDeletedRows) > 0) await recordDeletions(db, workspaceId, 'time_entries', [id]); // E13, in the delete's transaction
 }

@@ -2,10 +2,10 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import { TIMESHEET_SORT, type Timesheet, type TimesheetQuery } from './timesheets.schemas.ts';
 
-const listSpec: ListSpec = { id: 'id', sort: Object.fromEntries(TIMESHEET_SORT.map((f) => [f, f])) };
+const listSpec: ListSpec = { id: 'id', sort: sortByName(TIMESHEET_SORT) };
 
 const COLUMNS = ['id', 'workspace_id', 'user_id', 'status', 'start_date', 'end_date', 'total_time', 'created_at', 'updated_at'] as const;
 

@@ -26,6 +26,9 @@ const PARENTS: Record<ModuleType, Parent> = {
 
 export const isModuleType = (value: string): value is ModuleType => (MODULE_TYPES as readonly string[]).includes(value);
 
+/** The parent's scope prefix: `quote` -> `quotes` (E13: an upload's deletion entry is read with it). */
+export const parentScopePrefix = (type: ModuleType) => PARENTS[type].scope;
+
 /** SPEC Uploads 4: `quote` + write -> `quotes:write`. */
 export const parentScope = (type: ModuleType, access: 'read' | 'write') => `${PARENTS[type].scope}:${access}`;
 

@@ -2,7 +2,9 @@ import { type Insertable, type Kysely, PostgresAdapter, type Updateable } from '
 import { fromJson } from '../../db/json.ts';
 import type { DB, StoredFilesTable, UploadLinksTable } from '../../db/schema.ts';
 import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';
+import { isModuleType, type ModuleType, parentScopePrefix } from './parents.ts';
 import type { UploadQuery } from './uploads.schemas.ts';
 
 // Upload links joined with their stored file. Every query filters by workspace first.
@@ -43,7 +45,7 @@ const decode = (row: RawLink): LinkRow => ({ ...row, meta: fromJson(row.meta) })
 
 const listSpec: ListSpec = {
   id: 'upload_links.id',
-  sort: { created_at: 'upload_links.created_at', link_created_at: 'upload_links.created_at', name: 'upload_links.name' },
+  sort: { created_at: 'upload_links.created_at', link_created_at: 'upload_links.created_at', name: 'upload_links.name', updated_at: 'upload_links.updated_at' },
   search: ['upload_links.name', 'upload_links.original_file_name'],
 };
 
@@ -123,8 +125,9 @@ export async function updateLink(db: Kysely<DB>, workspaceId: number, id: number
 
 /** False when the link is gone (a concurrent delete won). */
 export async function deleteLink(trx: Kysely<DB>, workspaceId: number, id: number): Promise<boolean> {
-  const r = await trx.deleteFrom('upload_links').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  const r = await trx.deleteFrom('upload_links').where('workspace_id', '=', workspaceId).where('id', '=', id).returning('module_type').executeTakeFirst();
+  if (r && isModuleType(r.module_type)) await recordDeletions(trx, workspaceId, 'uploads', [id], parentScopePrefix(r.module_type)); // E13
+  return r !== undefined;
 }
 
 /** The distinct stored files a parent's links use. */
@@ -139,6 +142,14 @@ export async function fileIdsOfParent(trx: Kysely<DB>, workspaceId: number, modu
   return [...new Set(links.map((l) => l.file_id))];
 }
 
-export async function deleteLinksOfParent(trx: Kysely<DB>, workspaceId: number, moduleType: string, moduleId: number): Promise<void> {
-  await trx.deleteFrom('upload_links').where('workspace_id', '=', workspaceId).where('module_type', '=', moduleType).where('module_id', '=', moduleId).execute();
+/** E13 (F83): the links deleted with their parent get deletion entries too. */
+export async function deleteLinksOfParent(trx: Kysely<DB>, workspaceId: number, moduleType: ModuleType, moduleId: number): Promise<void> {
+  const gone = await trx
+    .deleteFrom('upload_links')
+    .where('workspace_id', '=', workspaceId)
+    .where('module_type', '=', moduleType)
+    .where('module_id', '=', moduleId)
+    .returning('id')
+    .execute();
+  await recordDeletions(trx, workspaceId, 'uploads', gone.map((g) => g.id), parentScopePrefix(moduleType));
 }

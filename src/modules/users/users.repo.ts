@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { type ListParams, type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListParams, type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
 import type { DB, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -9,7 +9,7 @@ export const USER_SORT = ['first_name', 'last_name', 'email', 'role', 'job_title
 const listSpec: ListSpec = {
   id: 'id',
   // `name` is an alias of first_name (SPEC list filters).
-  sort: { ...Object.fromEntries(USER_SORT.map((f) => [f, f])), name: 'first_name' },
+  sort: { ...sortByName(USER_SORT), name: 'first_name' },
   search: ['first_name', 'last_name', 'email', 'phone', sql`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`],
 };
 
