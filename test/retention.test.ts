@@ -114,10 +114,21 @@ describe('retention pruning', () => {
         .execute();
     }
 
+    // Hub links (E7): 2 expired 40 days ago go; one expired yesterday and a live one stay.
+    const person = await t.db.insertInto('contacts').values({ workspace_id: ws.workspace.id, first_name: 'Hub', last_name: 'Link', type: 'lead', created_at: iso(nowMs), updated_at: iso(nowMs) }).returning('id').executeTakeFirstOrThrow();
+    for (const [i, expired] of [40, 40, 1, -30].entries()) {
+      await t.db
+        .insertInto('hub_links')
+        .values({ workspace_id: ws.workspace.id, contact_id: person.id, token_hash: `hash-${ws.workspace.id}-${i}`, expires_at: iso(nowMs - expired * DAY), created_at: iso(nowMs - 60 * DAY) })
+        .execute();
+    }
+
     // Batches of 3: several statements, each a bounded DELETE.
     t.queries.length = 0;
     const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
-    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4 });
+    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4, hub_links: 2 });
+    const links = await t.db.selectFrom('hub_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
+    assert.deepEqual(links.map((l) => l.token_hash), [`hash-${ws.workspace.id}-2`, `hash-${ws.workspace.id}-3`], 'links expired within the period stay');
     const kept = await t.db.selectFrom('deletions').select('resource_id').where('workspace_id', '=', ws.workspace.id).execute();
     assert.deepEqual(kept.map((k) => k.resource_id), [1004], 'a deletion entry younger than 90 days stays');
     const keys = await t.db.selectFrom('idempotency_keys').select('idem_key').where('workspace_id', '=', ws.workspace.id).execute();

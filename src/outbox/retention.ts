@@ -17,6 +17,7 @@ export interface PruneCounts {
   outbox: number;
   idempotency_keys: number;
   deletions: number;
+  hub_links: number;
 }
 
 /** E13: deletion entries are kept 90 days (F84), whatever RETENTION says. */
@@ -38,7 +39,8 @@ type PrunedTable = Exclude<keyof PruneCounts, 'idempotency_keys'>;
  * Deletes, oldest first: delivered webhook deliveries (and their attempts) delivered
  * before `cutoffMs`; sent or failed customer messages last updated before it; outbox
  * rows processed before it that no delivery still needs (a pending or failed
- * delivery keeps its event); deletion entries (E13) older than 90 days;
+ * delivery keeps its event); deletion entries (E13) older than 90 days; customer hub
+ * links (E7) that expired before it;
  * idempotency records expired before it. Pending work
  * is never touched.
  */
@@ -54,9 +56,11 @@ export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: numbe
     outbox: sql`processed_at is not null and processed_at < ${cutoff}
       and not exists (select 1 from webhook_deliveries d where d.outbox_id = outbox.id)`,
     deletions: sql`deleted_at < ${deletionsCutoff}`,
+    // E7: every customer message mints a link; one that expired before the cutoff opens nothing.
+    hub_links: sql`expires_at < ${cutoff}`,
   };
   const skipLocked = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0, deletions: 0 };
+  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0, deletions: 0, hub_links: 0 };
   for (const table of Object.keys(which) as PrunedTable[]) {
     for (;;) {
       if (opts.shouldStop?.()) return counts;
