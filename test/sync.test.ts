@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
 import { Worker } from '../src/outbox/worker.ts';
 import { backend, buildTestApp, client, keyFor, outboxEvents, seedWorkspace, type TestApp } from './helpers.ts';
+import { multipartBody, png } from './upload-fixtures.ts';
 import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
 
 // EXTENSIONS E12 (sync filters), E13 (deletions feed), E14 (more webhook events).
@@ -247,6 +251,48 @@ describe('E13 deletions feed', () => {
     // `resource` cannot widen what the scopes show.
     const narrow = await client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['contacts:read'])).get('/api/v1/deletions?resource=jobs');
     assert.deepEqual(narrow.body.data, []);
+  });
+});
+
+describe('E13 deletions feed: uploads', () => {
+  test('an upload deleted on its own, and one deleted with its contact, are both listed', async () => {
+    const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-files-'));
+    const app = await buildTestApp({ STORAGE_DIR: storageDir });
+    try {
+      const ws = await seedWorkspace(app.db);
+      const api = client(app.app, ws.token);
+      const upload = async (contactId: number) => {
+        const { payload, contentType } = multipartBody([
+          { name: 'module_type', value: 'contact' },
+          { name: 'module_id', value: String(contactId) },
+          { name: 'file', filename: 'photo.png', type: 'image/png', data: png() },
+        ]);
+        const res = await app.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { authorization: `Bearer ${ws.token}`, 'content-type': contentType } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().data.link_id as number;
+      };
+      const kept = (await api.post('/api/v1/contacts', { first_name: 'Keeps', last_name: 'Contact' })).body.data.id;
+      const gone = (await api.post('/api/v1/contacts', { first_name: 'Goes', last_name: 'Away' })).body.data.id;
+      const alone = await upload(kept);
+      const withParent = await upload(gone);
+      assert.equal((await api.delete(`/api/v1/uploads/${alone}`)).status, 200);
+      assert.equal((await api.delete(`/api/v1/contacts/${gone}`)).status, 200);
+      const feed = (await api.get('/api/v1/deletions')).body.data.map((d: { resource: string; id: number }) => [d.resource, d.id]);
+      assert.deepEqual(
+        feed.sort(),
+        [['contacts', gone], ['uploads', alone], ['uploads', withParent]].sort(),
+        'F83: a link deleted with its parent is listed too',
+      );
+      const reader = client(app.app, await keyFor(app.db, ws.workspace.id, 'rest', ['contacts:read']));
+      assert.deepEqual(
+        (await reader.get('/api/v1/deletions?resource=uploads')).body.data.map((d: { id: number }) => d.id).sort(),
+        [alone, withParent].sort(),
+        "an upload of a contact is read with the contact's scope",
+      );
+    } finally {
+      await app.close();
+      fs.rmSync(storageDir, { recursive: true, force: true });
+    }
   });
 });
 
