@@ -132,11 +132,10 @@ export function hasScope(scopes: readonly string[], required: string): boolean {
   return scopes.includes(required) || scopes.includes(required.endsWith(':read') ? 'read' : 'write');
 }
 
-/** The one scope check. Uploads and comments word it differently. */
-export function requireScope(auth: AuthContext, scope: string, wording: 'api' | 'module' = 'api'): void {
-  if (hasScope(auth.scopes, scope)) return;
-  throw new AppError(
-    403,
-    wording === 'module' ? `Missing required scope: ${scope}` : `Insufficient permissions. Required scope: ${scope}`,
-  );
+/** The one scope check: one scope, or any one of a list. Uploads and comments word it differently. */
+export function requireScope(auth: AuthContext, scope: string | readonly string[], wording: 'api' | 'module' = 'api'): void {
+  const any = typeof scope === 'string' ? [scope] : scope;
+  if (any.some((s) => hasScope(auth.scopes, s))) return;
+  const named = typeof scope === 'string' ? scope : `one of ${scope.join(', ')}`;
+  throw new AppError(403, wording === 'module' ? `Missing required scope: ${named}` : `Insufficient permissions. Required scope: ${named}`);
 }

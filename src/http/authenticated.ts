@@ -2,8 +2,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../config.ts';
+import type { RouteScope } from './context.ts';
 import { AppError } from '../kernel/errors.ts';
-import { hasScope, type KeyAuthenticator, requireScope } from './auth.ts';
+import { type KeyAuthenticator, requireScope } from './auth.ts';
 
 export interface AuthenticatedOptions {
   authenticator: KeyAuthenticator;
@@ -20,7 +21,7 @@ export interface AuthenticatedOptions {
  */
 export async function authenticated(app: FastifyInstance, { authenticator, redis, limit }: AuthenticatedOptions): Promise<void> {
   app.addHook('onRoute', (route) => {
-    const config = route.config as { scope?: string | null; public?: boolean } | undefined;
+    const config = route.config as { scope?: RouteScope; public?: boolean } | undefined;
     if (!config?.public && config?.scope === undefined && route.method !== 'HEAD') {
       throw new Error(`${route.method} ${route.url} declares no scope`);
     }
@@ -31,9 +32,6 @@ export async function authenticated(app: FastifyInstance, { authenticator, redis
     if (config.public) return;
     request.auth = await authenticator.fromHeader(request.headers.authorization); // D2, D28
     if (config.scope) requireScope(request.auth, config.scope);
-    else if (config.anyScope && !config.anyScope.some((s) => hasScope(request.auth.scopes, s))) {
-      throw new AppError(403, `Insufficient permissions. Required scope: one of ${config.anyScope.join(', ')}`);
-    }
   });
 
   // After authentication (onRequest), so the counter is per key (D18).

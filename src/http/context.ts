@@ -20,15 +20,19 @@ export interface RouteEntry {
   hidden: boolean;
 }
 
+/** A route's scope: one, any one of several, or checked by the service (`null`). */
+export type RouteScope = string | readonly string[] | null;
+
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: RouteEntry[];
   }
   interface FastifyContextConfig {
-    /** The scope the route requires; `null` when the service checks it (uploads, comments). */
-    scope?: string | null;
-    /** With `scope: null`: the key needs one of these (E13's feed, which then filters by them). */
-    anyScope?: readonly string[];
+    /**
+     * The scope the route requires; a list when any one of them will do (E13's feed,
+     * which then shows what each allows); `null` when the service checks it (uploads, comments).
+     */
+    scope?: RouteScope;
     /** Routes outside key authentication (the OpenAPI document, file URLs). */
     public?: boolean;
     /** Routes outside the rate limit (the OpenAPI document). */

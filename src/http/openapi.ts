@@ -1,6 +1,7 @@
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { EVENTS, type DomainEvent } from '../outbox/emit.ts';
+import type { RouteScope } from './context.ts';
 
 // E16: the OpenAPI document tells all, from one place. Every route registered
 // after describeApi() gets, in its schema, an operationId derived from its
@@ -80,7 +81,7 @@ const RESPONSES: Record<number, [name: string, description: string]> = {
 
 /** The statuses a route can answer besides its own, from its shape and config. */
 function errorStatuses(route: RouteOptions, operationId: string): number[] {
-  const config = (route.config ?? {}) as { scope?: string | null; anyScope?: readonly string[]; public?: boolean; validation?: string };
+  const config = (route.config ?? {}) as { scope?: RouteScope; public?: boolean; validation?: string };
   const schema = (route.schema ?? {}) as Json;
   const statuses = new Set<number>();
   const keyed = config.scope !== undefined && !config.public; // behind src/http/authenticated.ts
@@ -88,14 +89,14 @@ function errorStatuses(route: RouteOptions, operationId: string): number[] {
   else if (Array.isArray(schema.security) && schema.security.length > 0) statuses.add(401);
   if (schema.body || schema.querystring) statuses.add(400);
   if (schema.body && config.validation === 'contacts') statuses.add(422); // D4
-  if (route.url.split('/').some(isParam) || (config.scope === null && !config.anyScope)) statuses.add(404);
+  if (route.url.split('/').some(isParam) || config.scope === null) statuses.add(404);
   if (CONFLICTS.has(operationId)) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function scopeLine(scope: string | null | undefined, anyScope?: readonly string[]): string | null {
+function scopeLine(scope: RouteScope | undefined): string | null {
   if (scope === undefined) return null;
-  if (anyScope) return `Scope: any one of ${anyScope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
+  if (Array.isArray(scope)) return `Scope: any one of ${scope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
   if (scope === null) return "Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.";
   return `Scope: \`${scope}\`.`;
 }
@@ -129,8 +130,8 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
     const other = taken.get(operationId);
     if (other) throw new Error(`${method} ${route.url}: operationId ${operationId} is already ${other}'s; give it schema.operationId`);
     taken.set(operationId, `${method} ${route.url}`);
-    const config = (route.config ?? {}) as { scope?: string | null; anyScope?: readonly string[] };
-    const line = scopeLine(config.scope, config.anyScope);
+    const config = (route.config ?? {}) as { scope?: RouteScope };
+    const line = scopeLine(config.scope);
     const summary = typeof schema.summary === 'string' ? schema.summary.replace(/^(Create|Get|Update|Delete) a (?=[aeio])/, '$1 an ') : undefined;
     route.schema = {
       ...schema,
@@ -138,7 +139,7 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
       ...(summary ? { summary } : {}),
       tags: Array.isArray(schema.tags) && schema.tags.length ? schema.tags : [tagOf(route.url)],
       ...(line ? { description: [schema.description, line].filter(Boolean).join('\n\n') } : {}),
-      ...(typeof config.scope === 'string' ? { 'x-scopes': [config.scope] } : config.anyScope ? { 'x-scopes': [...config.anyScope] } : {}),
+      ...(config.scope ? { 'x-scopes': typeof config.scope === 'string' ? [config.scope] : [...config.scope] } : {}),
     };
     operations.set(operationId, { resource: derived.resource, statuses: errorStatuses(route, operationId) });
   });

@@ -11,7 +11,7 @@ export async function deletionsRoutes(fastify: FastifyInstance, { db }: AppConte
     '/deletions',
     {
       // Any one read scope lets the key in; the feed then shows only what its scopes read (E13).
-      config: { scope: null, anyScope: DELETION_READ_SCOPES },
+      config: { scope: DELETION_READ_SCOPES },
       schema: {
         tags: ['Deletion'],
         operationId: 'listDeletions',
