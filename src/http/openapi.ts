@@ -96,7 +96,7 @@ function errorStatuses(route: RouteOptions, operationId: string): number[] {
 
 function scopeLine(scope: RouteScope | undefined): string | null {
   if (scope === undefined) return null;
-  if (Array.isArray(scope)) return `Scope: any one of ${scope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
+  if (Array.isArray(scope)) return `Scope: one of ${scope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
   if (scope === null) return "Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.";
   return `Scope: \`${scope}\`.`;
 }

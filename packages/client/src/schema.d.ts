@@ -1062,7 +1062,7 @@ export interface paths {
          * List deleted records (sync feed)
          * @description Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope.
          *
-         *     Scope: any one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read` (or `read`).
+         *     Scope: one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read` (or `read`).
          */
         get: operations["listDeletions"];
         put?: never;
