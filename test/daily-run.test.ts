@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
@@ -103,6 +107,57 @@ describe('the daily document run (E5)', () => {
     assert.ok(t.queries.length <= 8 + 4 * Math.ceil(12_000 / BULK_ROWS), `${t.queries.length} statements`);
     const expired = await t.db.selectFrom('quotes').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).where('status', '=', 'expired').executeTakeFirstOrThrow();
     assert.equal(Number(expired.n), 12_000);
+  });
+
+  test('a run killed mid-way (SIGKILL) left all or nothing; the rerun finishes it and does nothing twice', async () => {
+    // The run is one transaction with its run row: a kill at any moment leaves all of it or none.
+    const ws = await seedWorkspace(t.db);
+    const api = client(t.app, ws.token);
+    const items = [{ name: 'Visit', quantity: 1, unitPrice: 120 }];
+    const invoice = (await api.post('/api/v1/invoices', { status: 'sent', date: '2030-01-01', due_date: '2030-01-31', line_items: items })).body.data.id;
+    await copyRows(t.db, t.database.dialect, 'invoices', invoice, 12_000);
+    const overdue = async () =>
+      Number((await t.db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).where('status', '=', 'overdue').executeTakeFirstOrThrow()).n);
+    const updatedEvents = async () => (await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'invoice_updated').length;
+    const before = await updatedEvents();
+
+    const root = path.resolve(import.meta.dirname, '..');
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'fieldwork.js'), 'daily', '--workspace', String(ws.workspace.id), '--date', '2030-06-01', '--json'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: t.url },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Kill it while its transaction is open when we can see one (SQLite: its write lock;
+    // PostgreSQL: its session inside a transaction), else when it has run for a while.
+    const inTransaction = async () => {
+      if (t.database.dialect === 'postgres') {
+        const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`.execute(t.db);
+        return r.rows[0].n > 0;
+      }
+      const probe = new SQLite(t.url.slice('sqlite:'.length), { timeout: 0 });
+      try {
+        probe.exec('begin immediate; rollback');
+        return false;
+      } catch {
+        return true;
+      } finally {
+        probe.close();
+      }
+    };
+    const started = Date.now();
+    while (child.exitCode === null && Date.now() - started < 20_000 && !(await inTransaction())) await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGKILL');
+    await exited;
+    const atKill = await overdue();
+    assert.ok(atKill === 0 || atKill === 12_000, `all or nothing, not ${atKill}`);
+    assert.equal(await updatedEvents(), before + atKill, 'the events went with the moves');
+
+    const rerun = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-06-01', '--json']);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.equal(JSON.parse(rerun.stdout).overdue_invoices.length, 12_000 - atKill, 'the rerun moves what the killed run did not');
+    assert.equal(await overdue(), 12_000);
+    assert.equal(await updatedEvents(), before + 12_000, 'one invoice_updated per invoice, none twice');
   });
 
   test('the worker job runs each workspace once per local day', async () => {
