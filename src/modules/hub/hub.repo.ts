@@ -26,7 +26,7 @@ export function findHubLink(db: Kysely<DB>, tokenHash: string, nowIso: string) {
     .selectFrom('hub_links as l')
     .innerJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'l.workspace_id').onRef('c.id', '=', 'l.contact_id'))
     .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
-    .select(['l.workspace_id', 'l.contact_id', 'c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.timezone'])
+    .select(['l.workspace_id', 'l.contact_id', 'c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.country', 'w.timezone'])
     .where('l.token_hash', '=', tokenHash)
     .where('l.expires_at', '>', nowIso)
     .executeTakeFirst();

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
 import { computeTotals, type LineItem } from '../../domain/line-items.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
@@ -11,7 +12,6 @@ import { AppError, notFound, ValidationError } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { invoiceOf } from '../invoices/invoices.repo.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
-import { formatDate, formatMoney } from '../notifications/templates.ts';
 import { quoteOf, quotes, setQuoteApproval } from '../quotes/quotes.repo.ts';
 import type { Quote } from '../quotes/quotes.schemas.ts';
 import { setQuoteStatus } from '../quotes/quotes.service.ts';
@@ -83,7 +83,8 @@ export interface HubContext {
   contactId: number;
   contactName: string;
   business: string;
-  currency: string | null;
+  /** Never null: a workspace that names none shows its country's (F101). */
+  currency: string;
   timezone: string | null;
 }
 
@@ -92,7 +93,7 @@ const contextOf = (row: HubLinkRow): HubContext => ({
   contactId: row.contact_id,
   contactName: `${row.first_name} ${row.last_name}`.trim(),
   business: row.workspace_name,
-  currency: row.currency,
+  currency: workspaceCurrency(row),
   timezone: row.timezone,
 });
 

@@ -250,6 +250,20 @@ describe('customer hub', () => {
   });
 
   describe('E8 pages and answers', () => {
+    test("F101: a workspace that names no currency shows its country's on every amount", async () => {
+      const gb = await seedWorkspace(t.db, `No Currency ${randomBytes(3).toString('hex')}`);
+      await t.db.updateTable('workspaces').set({ currency: null, country: 'GB' }).where('id', '=', gb.workspace.id).execute();
+      const id = await contact(gb);
+      const path = await link(id, gb);
+      const q = await quote(id, 'awaiting_response', gb);
+      const home = await hub('GET', path);
+      assert.equal(home.status, 200);
+      assert.match(home.body, /Total £132\.00/);
+      const page = await hub('GET', `${path}/quotes/${q}`);
+      assert.match(page.body, /£120\.00/, 'line totals too');
+      assert.doesNotMatch(page.body, /\$\d/, 'no dollar amounts');
+    });
+
     test('E9 from the hub: the PDFs of the link\'s quote and invoice; a draft, another contact\'s document, a bad token: 404', async () => {
       const id = await contact(ws, { first_name: 'Petra', last_name: 'Pdf' });
       const path = await link(id);

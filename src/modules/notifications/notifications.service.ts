@@ -20,7 +20,8 @@ import { contactsForMessage, parentLinks } from './notifications.repo.ts';
 import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
 import { documentView } from '../../domain/document-view.ts';
 import { workspaceCurrency } from '../../domain/format.ts';
-import { formatDate, formatMoney, type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
+import { formatDate, formatMoney } from '../../domain/format.ts';
+import { type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
 
 // SPEC Notifications: `POST /notifications` hands one customer message to the
 // email/SMS pipeline. Everything happens in one transaction: the status the

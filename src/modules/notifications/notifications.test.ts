@@ -6,7 +6,7 @@ import { listMessages } from '../../outbox/messages.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
 import { setUser } from '../users/users.service.ts';
 import { settingsOf, setWorkspace } from '../workspace/workspace.service.ts';
-import { formatDate } from './templates.ts';
+import { formatDate } from '../../domain/format.ts';
 
 // SPEC Notifications, "Internal notifications", "States and transitions";
 // D16, D19, D29, D32, D4, D5. Each test that depends on state gets its own

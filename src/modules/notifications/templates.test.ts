@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkTemplate, formatDate, formatMoney, render } from './templates.ts';
+import { formatDate, formatMoney } from '../../domain/format.ts';
+import { checkTemplate, render } from './templates.ts';
 
 // SPEC Notifications rule 1 ("Subject and body come from the workspace's
 // templates"): the pure rendering and formatting the notification service uses.

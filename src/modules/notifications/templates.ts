@@ -207,5 +207,3 @@ export const pricedValues = (view: DocumentView, currency: string) => ({
   deposit: view.deposit, // quotes only (PLACEHOLDERS)
 });
 
-// Values as a customer reads them: one place, src/domain/format.ts.
-export { formatDate, formatMoney } from '../../domain/format.ts';
