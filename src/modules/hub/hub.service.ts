@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
-import { computeTotals, type LineItem } from '../../domain/line-items.ts';
+import { documentView, type PricedDocument } from '../../domain/document-view.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { transact } from '../../http/transact.ts';
@@ -197,25 +197,13 @@ export async function homePage(db: Kysely<DB>, token: string) {
   };
 }
 
-function itemsOf(hub: HubContext, items: LineItem[]) {
-  return items.map((item) => ({
-    name: item.name,
-    description: item.description,
-    quantity: String(item.quantity),
-    unitPrice: money(hub, item.unitPrice),
-    lineTotal: cents(hub, computeTotals([{ ...item, optional: false }], { discount: 0, discount_unit: '%', tax_rate: 0 }).subtotal),
-    optional: item.optional,
-  }));
-}
-
-function totalsOf(hub: HubContext, doc: Quote | ReturnType<typeof invoiceOf>) {
-  const t = computeTotals(doc.line_items, doc);
+/** Line items and totals as emails and PDFs show them (documentView); a zero is shown, not left blank. */
+function viewOf(hub: HubContext, doc: PricedDocument) {
+  const view = documentView(doc, hub.currency);
+  const zero = money(hub, 0);
   return {
-    subtotal: cents(hub, t.subtotal),
-    discount: cents(hub, t.discount),
-    tax: cents(hub, t.tax),
-    taxRate: doc.tax_rate ? `${doc.tax_rate}%` : null,
-    total: money(hub, doc.total),
+    items: view.lines,
+    totals: { subtotal: view.subtotal, discount: view.discount || zero, tax: view.tax || zero, taxRate: view.taxRate || null, total: view.total },
   };
 }
 
@@ -246,8 +234,7 @@ export async function quotePage(db: Kysely<DB>, token: string, id: string) {
     status: statusLabel(quote.status),
     // A quote the customer sent back is a draft again: its contents are the office's work in progress.
     showContents: !changesRequested,
-    items: itemsOf(hub, quote.line_items),
-    totals: totalsOf(hub, quote),
+    ...viewOf(hub, quote),
     deposit,
     date: formatDate(quote.date),
     expireOn: formatDate(quote.expire_on),
@@ -266,8 +253,7 @@ export async function invoicePage(db: Kysely<DB>, token: string, id: string) {
     number: invoice.number,
     name: invoice.name,
     status: statusLabel(invoice.status),
-    items: itemsOf(hub, invoice.line_items),
-    totals: totalsOf(hub, invoice),
+    ...viewOf(hub, invoice),
     amountPaid: money(hub, invoice.amount_paid),
     balance: money(hub, invoice.balance),
     date: formatDate(invoice.date),
