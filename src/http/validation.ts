@@ -37,6 +37,9 @@ export const MAX_DEPTH = 32;
 // E18: PostgreSQL cannot store U+0000 in text or jsonb, nor can UTF-8 hold a lone surrogate.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** E18 for text read outside a schema (the hub's forms): no U+0000, no unpaired surrogate. */
+export const storableText = (s: string): boolean => !UNSTORABLE.test(s);
+
 const pointer = (path: PathSegment[]) => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 const problem = (path: PathSegment[], message: string): ErrorObject => ({ instancePath: pointer(path), keyword: 'e18', schemaPath: '#', message, params: {} });
 

@@ -8,6 +8,7 @@ import { documentView, type PricedDocument } from '../../domain/document-view.ts
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { transact } from '../../http/transact.ts';
+import { storableText } from '../../http/validation.ts';
 import { AppError, notFound, ValidationError } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { invoiceOf } from '../invoices/invoices.repo.ts';
@@ -271,8 +272,8 @@ function text(body: unknown, name: string, max: number): string | undefined {
   if (typeof v !== 'string') throw new ValidationError([{ path: [name], message: 'must be text' }]);
   const s = v.trim();
   if (s.length > max) throw new ValidationError([{ path: [name], message: `must be at most ${max} characters` }]);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: E18, U+0000 cannot be stored
-  if (/\u0000/.test(s)) throw new ValidationError([{ path: [name], message: 'must not contain U+0000' }]);
+  // E18: PostgreSQL refuses U+0000 and unpaired surrogates (the approval is jsonb).
+  if (!storableText(s)) throw new ValidationError([{ path: [name], message: 'must not contain U+0000 or unpaired surrogates' }]);
   return s || undefined;
 }
 

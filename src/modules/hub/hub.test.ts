@@ -394,6 +394,8 @@ describe('customer hub', () => {
         ['approve', 'signature_name=++&message=hi'],
         ['approve', {}],
         ['approve', { signature_name: 42 }],
+        ['approve', { signature_name: 'Ada \ud800 Lovelace' }], // E18: an unpaired surrogate (JSON escapes it), refused like U+0000
+        ['approve', 'signature_name=Ada&message=%00'],
         ['request-changes', 'message='],
       ] as const) {
         const res = await hub('POST', `${path}/quotes/${q}/${action}`, body);
