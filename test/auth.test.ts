@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { hasScope, KeyAuthenticator } from '../src/http/auth.ts';
+import { authenticated } from '../src/http/authenticated.ts';
+import { registerErrorHandler } from '../src/http/error-handler.ts';
+import { SessionAuthenticator } from '../src/http/sessions.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { buildTestApp, client, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
 
@@ -89,6 +94,40 @@ describe('authentication and scopes', () => {
     const writeOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['write']));
     assert.equal((await writeOnly.post('/api/v1/contacts', { first_name: 'a', last_name: 'b' })).status, 201);
     assert.equal((await writeOnly.get('/api/v1/contacts')).status, 403);
+  });
+
+  test('F120: a scope check is exact: `write` grants no bare `read` (nor `read` a bare `write`), and neither grants a scope that is not read or write', async () => {
+    assert.equal(hasScope(['write'], 'read'), false);
+    assert.equal(hasScope(['read'], 'write'), false);
+    assert.equal(hasScope(['write'], 'contacts:read'), false);
+    assert.equal(hasScope(['read'], 'contacts:read'), true);
+    assert.equal(hasScope(['write'], 'contacts:write'), true);
+    assert.equal(hasScope(['read', 'write'], 'keys:admin'), false);
+    assert.equal(hasScope(['contacts:read'], 'contacts:read'), true);
+    assert.equal(hasScope(['read'], 'read'), true);
+    // Through the one authenticated plugin, on a route asking for a bare `read`, with keys of this database.
+    const probe = Fastify();
+    registerErrorHandler(probe);
+    const authenticator = KeyAuthenticator.forDatabase(t.database);
+    const sessions = new SessionAuthenticator(t.db, { idleMs: t.config.sessionIdle, ttlMs: t.config.sessionTtl, secure: false });
+    await probe.register(async (scoped) => {
+      await authenticated(scoped, { authenticator, sessions, redis: null, limit: { max: 1000, windowMs: 60_000 } });
+      scoped.get('/probe', { config: { scope: 'read' } }, async () => ({ ok: true }));
+    });
+    try {
+      const as = async (scopes: string[]) => {
+        const token = await keyFor(t.db, ws.workspace.id, 'rest', scopes);
+        return probe.inject({ url: '/probe', headers: { authorization: `Bearer ${token}` } });
+      };
+      const writeOnly = await as(['write']);
+      assert.equal(writeOnly.statusCode, 403);
+      assert.deepEqual(writeOnly.json(), { success: false, error: 'Insufficient permissions. Required scope: read' });
+      assert.equal((await as(['contacts:read'])).statusCode, 403);
+      assert.equal((await as(['read'])).statusCode, 200);
+    } finally {
+      await probe.close();
+      await authenticator.close();
+    }
   });
 
   test('default scopes per key type (SPEC Key types)', async () => {

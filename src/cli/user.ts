@@ -1,4 +1,7 @@
 import { Command, Option } from 'commander';
+import { loadConfig } from '../config.ts';
+import { mintSetupLink } from '../modules/accounts/accounts.service.ts';
+import { findUser } from '../modules/users/users.repo.ts';
 import { addUser, ROLES, type Role, setUser, userView } from '../modules/users/users.service.ts';
 import { CliError, jsonOption, parsePair, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 import { fields, section } from './format.ts';
@@ -36,18 +39,35 @@ export function userCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: AddOpts) => {
       if (!EMAIL.test(opts.email)) throw new CliError(`--email "${opts.email}" is not an email address`);
-      const row = await withDatabase(async (db) => {
+      const { row, setupUrl } = await withDatabase(async (db) => {
         await requireWorkspace(db, opts.workspace);
-        return addUser(db, opts.workspace, {
+        const added = await addUser(db, opts.workspace, {
           email: opts.email,
           first_name: opts.firstName,
           last_name: opts.lastName,
           role: opts.role,
           job_title: opts.jobTitle,
         });
+        const link = await mintSetupLink(db, opts.workspace, added.user_id, loadConfig().publicUrl); // A1
+        return { row: added, setupUrl: link.url };
       });
-      const view = userJson(row);
+      const view = { ...userJson(row), setup_url: setupUrl };
       print(opts, { json: { user: view }, text: section('User', view) });
+    });
+
+  user
+    .command('link')
+    .description('a fresh setup link for a user (APP.md A1): single use, valid 7 days')
+    .addOption(workspaceOption())
+    .addOption(new Option('--user <uuid>', "the user's UUID").makeOptionMandatory())
+    .addOption(jsonOption())
+    .action(async (opts: { workspace: number; user: string; json?: boolean }) => {
+      const link = await withDatabase(async (db) => {
+        await requireWorkspace(db, opts.workspace);
+        if (!(await findUser(db, opts.workspace, opts.user))) throw new CliError(`user ${opts.user} is not a member of workspace ${opts.workspace}`);
+        return mintSetupLink(db, opts.workspace, opts.user, loadConfig().publicUrl);
+      });
+      print(opts, { json: { setup_url: link.url }, text: section('Setup link', { setup_url: link.url, expires_at: link.expires_at }) });
     });
 
   user

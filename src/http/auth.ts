@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { hasScope } from '../domain/scopes.ts';
 import { findKeyByHash, KEY_CHANGES_CHANNEL, touchKey } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { fromJson } from '../db/json.ts';
@@ -7,18 +8,37 @@ import type { DB } from '../db/schema.ts';
 import { AppError } from '../kernel/errors.ts';
 import { hashToken } from '../kernel/tokens.ts';
 
-/** Who is calling: the key, its workspace and its user (the acting user). */
+/**
+ * Who is calling: the key, its workspace and its user (the acting user). A session
+ * (src/http/sessions.ts) builds the same context for its person and membership (A11).
+ */
 export interface AuthContext {
+  /** The caller E11 stores Idempotency-Keys under: the key's id, or minus the person's account id for a session (A12). */
   keyId: number;
-  /** The key's SHA-256, unique across databases: names its rate-limit counter in a shared Redis. */
+  /** Names the caller's rate-limit counter, unique across databases sharing a Redis: the key's SHA-256, or a hash of the person's email (A12). */
   keyHash: string;
   workspaceId: number;
   userId: string;
   scopes: string[];
   type: string;
   legacy: boolean;
+  /** A1: the signed-in person, when the caller is a session; absent for a key. */
+  session?: SessionInfo;
+  /** A1: the member's role when the caller is a session (members' limits, A14); absent for a key, which keeps its own scopes. */
+  role?: string;
   /** E11: set (on a copy, per request) when a write carries an Idempotency-Key. */
   idempotency?: IdempotentWrite;
+}
+
+export interface SessionInfo {
+  /** sessions.id */
+  id: number;
+  accountId: number;
+  email: string;
+  /** users.id of the membership the session acts as. */
+  memberId: number;
+  /** What every write made with this session must carry in X-CSRF-Token. */
+  csrfToken: string;
 }
 
 /** A write's Idempotency-Key (src/http/idempotency.ts), as `transact` sees it. */
@@ -81,6 +101,12 @@ export class KeyAuthenticator {
     await this.listener?.close();
   }
 
+  /** Drops a key this process changed (revoked) at once, before any change notice arrives. */
+  forget(tokenHash: string): void {
+    this.generation++;
+    this.cache.delete(tokenHash);
+  }
+
   async fromHeader(header: string | undefined): Promise<AuthContext> {
     const m = BEARER.exec(header ?? '');
     if (!m) throw new AppError(401, 'Missing authorization header');
@@ -127,10 +153,15 @@ export class KeyAuthenticator {
   }
 }
 
-/** `read` grants every `<x>:read`, `write` every `<x>:write`. */
-export function hasScope(scopes: readonly string[], required: string): boolean {
-  return scopes.includes(required) || scopes.includes(required.endsWith(':read') ? 'read' : 'write');
-}
+/**
+ * Scopes no API key can hold (A1, A5: team and key management answer only to
+ * sessions of owners and admins, a key gets 403): granted by the role of a
+ * session, never by `write`, and refused by key creation (keys.service.ts).
+ */
+export const SESSION_ONLY_SCOPES = ['team:manage', 'keys:manage'] as const;
+
+/** `read` grants every `<x>:read`, `write` every `<x>:write` (src/domain/scopes.ts, shared with the app). */
+export { hasScope };
 
 /** The one scope check: one scope, or any one of a list. Uploads and comments word it differently. */
 export function requireScope(auth: AuthContext, scope: string | readonly string[], wording: 'api' | 'module' = 'api'): void {
