@@ -55,6 +55,7 @@ async function inProcess(args: string[]) {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SETUP_URL = /^https?:\/\/[^/]+\/app\/setup\/[A-Za-z0-9_-]{43}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
 describe('fieldwork CLI: pure parts', () => {
@@ -220,6 +221,12 @@ describe('fieldwork CLI: the real binary', () => {
       currency: 'usd',
       timezone: 'America/Chicago',
       about: null,
+      // A64: additive, how customers reach the business.
+      address: null,
+      phone: null,
+      email: null,
+      website: null,
+      tax_number: null,
     });
     assert.match(out.owner.user_id, UUID);
     assert.deepEqual(out.owner, {
@@ -229,7 +236,9 @@ describe('fieldwork CLI: the real binary', () => {
       first_name: 'Olive',
       last_name: 'Owner',
       role: 'owner',
+      setup_url: out.owner.setup_url,
     });
+    assert.match(out.owner.setup_url, SETUP_URL); // A1
     workspaceId = out.workspace.id;
     ownerId = out.owner.user_id;
   });
@@ -286,7 +295,22 @@ describe('fieldwork CLI: the real binary', () => {
     ]);
     assert.deepEqual(Object.keys(out), ['workspace', 'settings']);
     assert.equal(out.workspace.about, 'We fix pipes');
-    assert.deepEqual(Object.keys(out.workspace).sort(), ['about', 'country', 'currency', 'id', 'industry', 'industry_key', 'name', 'slug', 'timezone']);
+    assert.deepEqual(Object.keys(out.workspace).sort(), [
+      'about',
+      'address',
+      'country',
+      'currency',
+      'email',
+      'id',
+      'industry',
+      'industry_key',
+      'name',
+      'phone',
+      'slug',
+      'tax_number',
+      'timezone',
+      'website',
+    ]);
     assert.equal(out.settings.week_start, 'sunday');
     assert.equal(out.settings.email_allowance, 50);
     assert.equal(out.settings['notifications.quote_to_customer.sms'], true);
@@ -317,7 +341,7 @@ describe('fieldwork CLI: the real binary', () => {
       spawnCli(url, ['workspace', 'set', '--workspace', id, 'templates.quote_to_customer.footer=x', '--json']),
     ]);
     assertFails(placeholder, /unknown placeholder \{\{nickname\}\}/);
-    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder>\.<subject\|text\|html\|sms>/);
+    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder\|hub_link_to_customer>\.<subject\|text\|html\|sms>/);
     const settings = JSON.parse((await findWorkspace(db, workspace.id))!.settings!);
     assert.equal(settings['templates.quote_to_customer.text'], undefined, 'a refused set changes nothing');
   });
@@ -348,7 +372,9 @@ describe('fieldwork CLI: the real binary', () => {
       last_name: null,
       role: 'manager',
       job_title: 'Foreman',
+      setup_url: added.user.setup_url,
     });
+    assert.match(added.user.setup_url, SETUP_URL); // A1
     memberId = added.user.user_id;
 
     const set = await json(url, [
@@ -363,7 +389,8 @@ describe('fieldwork CLI: the real binary', () => {
       'notify.comments_new=false',
     ]);
     assert.deepEqual(Object.keys(set), ['user', 'preferences']);
-    assert.deepEqual(set.user, { ...added.user, last_name: 'Power', role: 'admin' });
+    const { setup_url: _setupUrl, ...addedUser } = added.user; // only `user add` mints a setup link
+    assert.deepEqual(set.user, { ...addedUser, last_name: 'Power', role: 'admin' });
     assert.deepEqual(set.preferences, { comments_new: false });
 
     assertFails(await spawnCli(url, ['user', 'set', '--workspace', String(workspaceId), '--user', memberId, 'role=boss', '--json']), /role must be one of/);

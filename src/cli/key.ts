@@ -79,7 +79,7 @@ export function keyCommand(): Command {
     .action(async (id: number, opts: { json?: boolean }) => {
       const revoked = await withDatabase((db) => revokeKey(db, id));
       if (!revoked) throw new CliError(`key ${id} not found`);
-      print(opts, { json: { key: revoked }, text: `Key ${revoked.id} revoked at ${revoked.revoked_at}.` });
+      print(opts, { json: { key: { id: revoked.id, revoked_at: revoked.revoked_at } }, text: `Key ${revoked.id} revoked at ${revoked.revoked_at}.` });
     });
 
   return key;

@@ -1,12 +1,12 @@
 import { Command, Option } from 'commander';
-import { CHANNELS, type Channel, listMessages, MESSAGE_STATUSES, type MessageStatus } from '../outbox/messages.ts';
+import { CHANNELS, type Channel, listMessages, MESSAGE_VIEW_STATUSES, type MessageViewStatus } from '../outbox/messages.ts';
 import { jsonOption, parseId, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 import { table } from './format.ts';
 
 interface MessagesOpts {
   workspace: number;
   channel?: Channel;
-  status?: MessageStatus;
+  status?: MessageViewStatus;
   limit: number;
   json?: boolean;
 }
@@ -17,7 +17,7 @@ export function messagesCommand(): Command {
     .description("a workspace's customer emails and SMS, newest first, with why any was not sent")
     .addOption(workspaceOption())
     .addOption(new Option('--channel <channel>', 'only this channel').choices(CHANNELS))
-    .addOption(new Option('--status <status>', 'only messages in this status').choices(MESSAGE_STATUSES))
+    .addOption(new Option('--status <status>', 'only messages in this status').choices(MESSAGE_VIEW_STATUSES))
     .addOption(new Option('--limit <n>', 'at most this many').argParser((v: string) => parseId(v, 'limit')).default(1000))
     .addOption(jsonOption())
     .action(async (opts: MessagesOpts) => {
@@ -27,8 +27,8 @@ export function messagesCommand(): Command {
       });
       const text = messages.length
         ? table(
-            ['ID', 'CHANNEL', 'TYPE', 'TO', 'SUBJECT', 'STATUS', 'ATTEMPTS', 'CREATED', 'SENT', 'WHY NOT'],
-            messages.map((m) => [m.id, m.channel, m.type, m.to, m.subject, m.status, m.attempts, m.created_at, m.sent_at, m.error]),
+            ['ID', 'CHANNEL', 'TYPE', 'TO', 'SUBJECT', 'STATUS', 'ATTEMPTS', 'NEXT ATTEMPT', 'CREATED', 'SENT', 'WHY NOT'],
+            messages.map((m) => [m.id, m.channel, m.type, m.to, m.subject, m.status, m.attempts, m.next_attempt_at, m.created_at, m.sent_at, m.error]),
           )
         : `No messages in workspace ${opts.workspace}.`;
       print(opts, { json: { messages }, text });

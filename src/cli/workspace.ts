@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
-import { createWorkspace, setWorkspace, workspaceView } from '../modules/workspace/workspace.service.ts';
+import { loadConfig } from '../config.ts';
+import { mintSetupLink } from '../modules/accounts/accounts.service.ts';
+import { createWorkspace, setWorkspace, workspaceFieldProblem, workspaceView } from '../modules/workspace/workspace.service.ts';
 import { CliError, jsonOption, parsePair, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 import { fields, section } from './format.ts';
 
@@ -11,16 +13,8 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  * timezone or currency does not end up in the database. Empty clears (`set` only).
  */
 export function checkWorkspaceField(key: string, value: string): void {
-  if (value === '') return;
-  if (key === 'country' && !/^[A-Za-z]{2}$/.test(value)) throw new CliError('country must be a two-letter ISO code, e.g. US');
-  if (key === 'currency' && !/^[A-Za-z]{3}$/.test(value)) throw new CliError('currency must be a three-letter ISO code, e.g. usd');
-  if (key === 'timezone') {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: value });
-    } catch {
-      throw new CliError(`timezone "${value}" is not an IANA time zone, e.g. Europe/Paris`);
-    }
-  }
+  const problem = workspaceFieldProblem(key, value);
+  if (problem) throw new CliError(`${key} ${problem}`);
 }
 
 interface CreateOpts {
@@ -59,8 +53,8 @@ export function workspaceCommand(): Command {
       for (const key of ['country', 'currency', 'timezone'] as const) {
         if (opts[key] !== undefined) checkWorkspaceField(key, opts[key] || ' ');
       }
-      const { workspace: w, owner: o } = await withDatabase((db) =>
-        createWorkspace(db, {
+      const { workspace: w, owner: o, setupUrl } = await withDatabase(async (db) => {
+        const created = await createWorkspace(db, {
           name: opts.name.trim(),
           slug: opts.slug,
           country: opts.country,
@@ -68,10 +62,13 @@ export function workspaceCommand(): Command {
           timezone: opts.timezone,
           industry: opts.industry,
           owner: { email: opts.ownerEmail, first_name: opts.ownerFirstName, last_name: opts.ownerLastName },
-        }),
-      );
+        });
+        // A1: the owner's way in: open it, set a password, sign in.
+        const link = await mintSetupLink(db, created.workspace.id, created.owner.user_id, loadConfig().publicUrl);
+        return { ...created, setupUrl: link.url };
+      });
       // docs/operator.md lists the owner's fields exactly; the role is always "owner" here.
-      const owner = { id: o.id, user_id: o.user_id, email: o.email, first_name: o.first_name, last_name: o.last_name, role: 'owner' };
+      const owner = { id: o.id, user_id: o.user_id, email: o.email, first_name: o.first_name, last_name: o.last_name, role: 'owner', setup_url: setupUrl };
       const view = workspaceView(w);
       print(opts, { json: { workspace: view, owner }, text: `${section('Workspace', view)}\n\n${section('Owner', owner)}` });
     });

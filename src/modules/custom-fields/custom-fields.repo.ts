@@ -1,7 +1,8 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import { recordDeletions } from '../../db/deletions.ts';
 import { fromJson } from '../../db/json.ts';
 import { type Dialect, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { CustomFieldsTable, DB } from '../../db/schema.ts';
 import type { CustomField, CustomFieldQuery, ModuleType } from './custom-fields.schemas.ts';
 
@@ -9,18 +10,38 @@ export type CustomFieldRow = Selectable<CustomFieldsTable>;
 
 const listSpec: ListSpec = {
   id: 'id',
-  sort: { id: 'id', key: 'key', label: 'label', module_type: 'module_type', created_at: 'created_at', updated_at: 'created_at' }, // F81: definitions are never edited
+  sort: { id: 'id', key: 'key', label: 'label', module_type: 'module_type', created_at: 'created_at', updated_at: 'updated_at' }, // A65: definitions are edited now
   search: ['key', 'label'],
 };
 
+const list = listOf(listSpec, (db, f: { ws: number; module_type?: string }) => {
+  let qb = db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', f.ws);
+  if (f.module_type) qb = qb.where('module_type', '=', f.module_type);
+  return qb;
+});
+
 export function listCustomFieldRows(db: Kysely<DB>, workspaceId: number, q: CustomFieldQuery) {
-  let qb = db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId);
-  if (q.module_type) qb = qb.where('module_type', '=', q.module_type);
-  return paginate(qb, q, listSpec);
+  return list(db, { ws: workspaceId, module_type: q.module_type }, q);
 }
 
 export function insertCustomField(db: Kysely<DB>, values: Insertable<CustomFieldsTable>): Promise<CustomFieldRow> {
   return db.insertInto('custom_fields').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findCustomFieldRow(db: Kysely<DB>, workspaceId: number, id: number): Promise<CustomFieldRow | undefined> {
+  return db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
+export function updateCustomFieldRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<CustomFieldsTable>): Promise<CustomFieldRow | undefined> {
+  return db.updateTable('custom_fields').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Deletes a definition (records keep their values under its key); false when there is none. */
+export async function deleteCustomFieldRow(db: Kysely<DB>, workspaceId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('custom_fields').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return false;
+  await recordDeletions(db, workspaceId, 'custom_fields', [id]); // E13
+  return true;
 }
 
 /** The module's definitions, in the order they were defined. */

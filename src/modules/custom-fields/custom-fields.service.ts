@@ -1,9 +1,19 @@
 import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { type Detail, type PathSegment, ValidationError } from '../../kernel/errors.ts';
-import { type CustomFieldRow, customFieldRows, type FieldDef, insertCustomField, listCustomFieldRows } from './custom-fields.repo.ts';
-import type { CustomField, CustomFieldQuery, FieldType, ModuleType } from './custom-fields.schemas.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { conflict, type Detail, invalidField, notFound, type PathSegment, ValidationError } from '../../kernel/errors.ts';
+import {
+  type CustomFieldRow,
+  customFieldRows,
+  deleteCustomFieldRow,
+  type FieldDef,
+  findCustomFieldRow,
+  insertCustomField,
+  listCustomFieldRows,
+  updateCustomFieldRow,
+} from './custom-fields.repo.ts';
+import type { CustomField, CustomFieldQuery, CustomFieldUpdate, FieldType, ModuleType } from './custom-fields.schemas.ts';
 
 export type { FieldDef };
 
@@ -17,6 +27,7 @@ export function customFieldOf(row: CustomFieldRow): CustomField {
     options: fromJson<string[]>(row.options),
     required: Boolean(row.required),
     created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -34,9 +45,54 @@ export interface CustomFieldInput {
   required: boolean;
 }
 
+// Keys travel as JSON object keys and form field names: kept to a plain identifier.
+const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/** The rules of a definition, for `fieldwork custom-field add` and the API alike. */
+function checkDefinition(input: { key?: string; label?: string; type: string; options?: string[] | null }): void {
+  const details: Detail[] = [];
+  if (input.key !== undefined && !KEY.test(input.key)) details.push({ path: ['key'], message: 'must start with a letter and hold only letters, digits and _ (max 64)' });
+  if (input.label !== undefined && !input.label.trim()) details.push({ path: ['label'], message: 'cannot be empty' });
+  if (input.type === 'select' && input.options === null) details.push({ path: ['options'], message: 'is required for a select field' });
+  if (input.type !== 'select' && input.options) details.push({ path: ['options'], message: 'applies to select fields only' });
+  if (details.length) throw new ValidationError(details);
+}
+
+/** Adds a definition; 409 when the module already has the key. */
 export async function addCustomField(db: Kysely<DB>, workspaceId: number, input: CustomFieldInput): Promise<CustomField> {
-  const row = await insertCustomField(db, { ...input, options: toJson(input.options), required: input.required ? 1 : 0, workspace_id: workspaceId, created_at: now() });
+  checkDefinition(input);
+  const at = now();
+  try {
+    const row = await insertCustomField(db, { ...input, label: input.label.trim(), options: toJson(input.options), required: input.required ? 1 : 0, workspace_id: workspaceId, created_at: at, updated_at: at });
+    return customFieldOf(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`custom field "${input.key}" already exists on ${input.module_type}`);
+    throw err;
+  }
+}
+
+/**
+ * A65: label, options (select fields) and `required` change; records keep their
+ * values. A required field binds records created from then on (D23 checks it on create).
+ */
+export async function updateCustomField(db: Kysely<DB>, workspaceId: number, id: number, input: CustomFieldUpdate): Promise<CustomField> {
+  const current = await findCustomFieldRow(db, workspaceId, id);
+  if (!current) throw notFound('Custom field');
+  if (input.options !== undefined && current.type !== 'select') throw invalidField(['options'], 'applies to select fields only');
+  checkDefinition({ label: input.label, type: current.type, options: input.options });
+  const row = await updateCustomFieldRow(db, workspaceId, id, {
+    ...(input.label !== undefined ? { label: input.label.trim() } : {}),
+    ...(input.options !== undefined ? { options: toJson(input.options) } : {}),
+    ...(input.required !== undefined ? { required: input.required ? 1 : 0 } : {}),
+    updated_at: now(),
+  });
+  if (!row) throw notFound('Custom field');
   return customFieldOf(row);
+}
+
+/** Deletes a definition; the values records hold under its key stay, no longer checked. */
+export async function removeCustomField(db: Kysely<DB>, workspaceId: number, id: number): Promise<void> {
+  if (!(await deleteCustomFieldRow(db, workspaceId, id))) throw notFound('Custom field');
 }
 
 // The same calendar-date shape as DateString elsewhere in the API.

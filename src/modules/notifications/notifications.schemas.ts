@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Email, Id } from '../../kernel/schemas.ts';
 import { NOTIFICATION_TYPES } from './templates.ts';
 
-/** SPEC Notifications: the body. The channel cannot be chosen (rule 3): other fields are ignored (D5). */
+/** SPEC Notifications: the body (`module_id` is the contact's id for `hub_link_to_customer`, A88). The channel cannot be chosen (rule 3): other fields are ignored (D5). */
 export const NotificationBody = Type.Object({
   type: Type.Enum([...NOTIFICATION_TYPES]),
   module_id: Id,
@@ -13,7 +13,7 @@ export type NotificationBody = Static<typeof NotificationBody>;
 export const NotificationQueued = Type.Object({
   queued: Type.Literal(true),
   type: Type.Enum([...NOTIFICATION_TYPES]),
-  module: Type.Enum(['quotes', 'invoices', 'events']),
+  module: Type.Enum(['quotes', 'invoices', 'events', 'contacts']),
   module_id: Id,
   recipient: Type.Object({ contact_id: Id, email: Email }),
 });

@@ -21,7 +21,8 @@ import type { NotificationBody, NotificationQueued } from './notifications.schem
 import { documentView } from '../../domain/document-view.ts';
 import { workspaceCurrency } from '../../domain/format.ts';
 import { formatDate, formatMoney } from '../../domain/format.ts';
-import { type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
+import { logoUrl } from '../workspace/logo.ts';
+import { businessValues, type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
 
 // SPEC Notifications: `POST /notifications` hands one customer message to the
 // email/SMS pipeline. Everything happens in one transaction: the status the
@@ -41,7 +42,10 @@ interface Customer {
 }
 
 /** A type's own template values; the service adds the business and contact ones and the hub link. */
-type Own<T extends NotificationType> = Omit<Placeholders<T>, 'business_name' | 'contact_name' | 'contact_first_name' | 'contact_email' | 'link'>;
+type Own<T extends NotificationType> = Omit<
+  Placeholders<T>,
+  'business_name' | 'business_address' | 'business_phone' | 'business_email' | 'business_website' | 'business_tax_number' | 'contact_name' | 'contact_first_name' | 'contact_email' | 'link'
+>;
 
 /** What one type's entity gives the message: its customer and the template values. */
 interface Prepared {
@@ -51,7 +55,7 @@ interface Prepared {
 
 interface Target {
   module: NotificationQueued['module'];
-  moduleType: 'quote' | 'invoice' | 'event';
+  moduleType: 'quote' | 'invoice' | 'event' | 'contact';
   /** SPEC's channel table: invoices go by email only. */
   sms: boolean;
   /** E7: where the message's hub link opens, after `/hub/<token>`. */
@@ -178,6 +182,19 @@ const TARGETS: Record<NotificationType, Target> = {
       };
     },
   },
+  // A88: "Send hub link" by email: a fresh link to the hub's home, to the contact itself.
+  hub_link_to_customer: {
+    module: 'contacts',
+    moduleType: 'contact',
+    sms: false,
+    hubPath: () => '',
+    async prepare(trx, _auth, id, w) {
+      const [contact] = await contactsForMessage(trx, w.id, [id]);
+      if (!contact) throw notFound('Contact');
+      if (!contact.email) throw new AppError(400, 'Contact has no email address');
+      return { customer: { ...contact, email: contact.email }, values: {} satisfies Own<'hub_link_to_customer'> };
+    },
+  },
 };
 
 /**
@@ -227,13 +244,14 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
     body.type,
     {
       ...values,
-      business_name: w.name,
+      ...businessValues(w),
       contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
       contact_first_name: customer.first_name,
       contact_email: customer.email,
       link: link.url,
     },
     settings,
+    logoUrl(hub.publicUrl, w),
   );
   const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
   await queueMessage(trx, w.id, {

@@ -6,14 +6,29 @@ import type { DocumentView } from '../../domain/document-view.ts';
 // is text with `{{placeholder}}`s; the HTML part, unless the workspace gives one,
 // is the plain text escaped into paragraphs.
 
-export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder'] as const;
+// A88: `hub_link_to_customer` emails a contact a fresh link to their hub's home ("Send hub link").
+export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const TEMPLATE_PARTS = ['subject', 'text', 'html', 'sms'] as const;
 export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
 
 // `link` (E7): a fresh customer hub link, to the document (quotes, invoices) or the hub home (appointments).
-const COMMON = ['business_name', 'contact_name', 'contact_first_name', 'contact_email', 'link'] as const;
+// A64: how customers reach the business (`business_address` ... `business_tax_number`), empty when unset.
+const BUSINESS = ['business_name', 'business_address', 'business_phone', 'business_email', 'business_website', 'business_tax_number'] as const;
+const COMMON = [...BUSINESS, 'contact_name', 'contact_first_name', 'contact_email', 'link'] as const;
+
+/** The business placeholders of a workspace (A64), for every message it sends. */
+export function businessValues(w: { name: string; address: string | null; phone: string | null; email: string | null; website: string | null; tax_number: string | null }) {
+  return {
+    business_name: w.name,
+    business_address: w.address ?? '',
+    business_phone: w.phone ?? '',
+    business_email: w.email ?? '',
+    business_website: w.website ?? '',
+    business_tax_number: w.tax_number ?? '',
+  };
+}
 
 /**
  * E10: a document's lines and totals. `line_items` is one line per item ("- name: quantity x
@@ -27,6 +42,7 @@ export const PLACEHOLDERS = {
   quote_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'expire_on', 'deposit', 'message', 'payment_instructions'],
   invoice_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'due_date', 'amount_paid', 'balance', 'message', 'payment_instructions'],
   appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
+  hub_link_to_customer: [...COMMON],
 } as const satisfies Record<NotificationType, readonly string[]>;
 
 export type Placeholders<T extends NotificationType> = Record<(typeof PLACEHOLDERS)[T][number], string>;
@@ -57,7 +73,12 @@ Deposit: {{deposit}}
 View and approve the quote online: {{link}}
 
 Thank you,
-{{business_name}}`,
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
     sms: "{{business_name}}: we've emailed you quote #{{number}} ({{total}}). {{link}}",
   },
   invoice_to_customer: {
@@ -86,7 +107,12 @@ Balance due: {{balance}} {{currency}}
 View the invoice online: {{link}}
 
 Thank you,
-{{business_name}}`,
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
     sms: "{{business_name}}: we've emailed you invoice #{{number}} ({{total}}). {{link}}",
   },
   appointment_reminder: {
@@ -103,12 +129,37 @@ Address: {{address}}
 See or confirm your appointment online: {{link}}
 
 See you soon,
-{{business_name}}`,
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
     sms: '{{business_name}}: reminder of your appointment {{when}}. {{link}}',
+  },
+  hub_link_to_customer: {
+    subject: 'Your client hub at {{business_name}}',
+    text: `Hello {{contact_first_name}},
+
+{{business_name}} has sent you a link to your client hub, where you can see your quotes, invoices and appointments:
+
+{{link}}
+
+Thank you,
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
+    sms: '{{business_name}}: your client hub: {{link}}',
   },
 };
 
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** A type's default template of a part (the HTML part has none: it is made from the text). */
+export const defaultTemplate = (type: NotificationType, part: Exclude<TemplatePart, 'html'>): string => DEFAULTS[type][part];
 
 /** `workspace set templates.<type>.<part>=...`: the key names a type and part, and every placeholder exists. */
 export function checkTemplate(key: string, template: string): void {
@@ -160,11 +211,17 @@ const paragraphHtml = (p: string) => {
   return `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`;
 };
 
-function htmlOf(text: string): string {
-  const paragraphs = text.split(/\n{2,}/).map(paragraphHtml).join('\n');
+/**
+ * The default HTML part; the hub `link` (our own URL, escaped like the text around it) is a link one can click.
+ * A125: the workspace's logo, when it has one, heads the message (its absolute PUBLIC_URL address).
+ */
+function htmlOf(text: string, link: string | undefined, logo: { url: string; alt: string } | null): string {
+  const linked = link ? escapeHtml(link) : '';
+  let paragraphs = text.split(/\n{2,}/).map(paragraphHtml).join('\n');
+  if (linked) paragraphs = paragraphs.split(linked).join(`<a href="${linked}">${linked}</a>`);
   return `<!doctype html>
 <html><body style="font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #222;">
-${paragraphs}
+${logo ? `<p><img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt)}" style="max-height: 60px; max-width: 240px;"></p>\n` : ''}${paragraphs}
 </body></html>`;
 }
 
@@ -175,8 +232,8 @@ export interface Rendered {
   sms: string;
 }
 
-/** The message of `type` with `values`, from the workspace's templates (`settings`) or the defaults. */
-export function render(type: NotificationType, values: Record<string, string>, settings: Record<string, unknown>): Rendered {
+/** The message of `type` with `values`, from the workspace's templates (`settings`) or the defaults; `logoUrl` heads the default HTML. */
+export function render(type: NotificationType, values: Record<string, string>, settings: Record<string, unknown>, logoUrl: string | null = null): Rendered {
   const own = (part: TemplatePart) => {
     const v = settings[`templates.${type}.${part}`];
     return typeof v === 'string' && v.trim() ? v : null;
@@ -186,7 +243,7 @@ export function render(type: NotificationType, values: Record<string, string>, s
   return {
     subject: oneLine(fill(own('subject') ?? DEFAULTS[type].subject, values), 255),
     text,
-    html: html ? fill(html, values, escapeHtml) : htmlOf(text),
+    html: html ? fill(html, values, escapeHtml) : htmlOf(text, values.link, logoUrl ? { url: logoUrl, alt: values.business_name ?? '' } : null),
     sms: oneLine(fill(own('sms') ?? DEFAULTS[type].sms, values), 640),
   };
 }

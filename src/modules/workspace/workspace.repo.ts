@@ -18,3 +18,9 @@ export function insertWorkspace(db: Kysely<DB>, values: Insertable<WorkspacesTab
 export function updateWorkspace(db: Kysely<DB>, id: number, values: Updateable<WorkspacesTable>): Promise<WorkspaceRow> {
   return db.updateTable('workspaces').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
+
+/** The logo behind a public file URL (A125): the key is random and server-chosen, so it names one workspace's logo. */
+export async function findLogoByKey(db: Kysely<DB>, key: string) {
+  const row = await db.selectFrom('workspaces').select(['logo_type']).where('logo_key', '=', key).executeTakeFirst();
+  return row && { mime_type: row.logo_type ?? 'application/octet-stream', original_file_name: `logo.${key.endsWith('.png') ? 'png' : 'jpg'}` };
+}

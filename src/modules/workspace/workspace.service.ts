@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { currencyForCountry } from '../../domain/format.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
 import { insertUser } from '../users/users.repo.ts';
 import { findWorkspace, insertWorkspace, slugTaken, updateWorkspace, type WorkspaceRow } from './workspace.repo.ts';
@@ -33,7 +33,31 @@ export const DEFAULT_SETTINGS: Settings = {
   ),
 };
 
-export const WORKSPACE_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about'] as const;
+/** Columns `workspace set` and PUT /workspace write; the last five say how customers reach the business (A64). */
+export const WORKSPACE_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about', 'address', 'phone', 'email', 'website', 'tax_number'] as const;
+
+/**
+ * Why a workspace field's value is refused, or null (the one check of `workspace
+ * create|set` and PUT /workspace). Empty clears, so it passes.
+ */
+export function workspaceFieldProblem(key: string, value: string): string | null {
+  if (value === '') return null;
+  if (key === 'country' && !/^[A-Za-z]{2}$/.test(value)) return 'must be a two-letter ISO code, e.g. US';
+  if (key === 'currency' && !/^[A-Za-z]{3}$/.test(value)) return 'must be a three-letter ISO code, e.g. usd';
+  if (key === 'timezone') {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+    } catch {
+      return `"${value.slice(0, 80)}" is not an IANA time zone, e.g. Europe/Paris`;
+    }
+  }
+  if (key === 'email' && (value.length > 254 || !REPLY_TO.test(value))) return 'must be an email address, e.g. office@example.com';
+  if (key === 'website' && (value.length > 2048 || !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(value))) return 'must be an http(s) address, e.g. https://example.com';
+  if (key === 'address' && value.length > 1000) return 'must be at most 1000 characters';
+  if (['name', 'industry', 'phone', 'tax_number'].includes(key) && value.length > 255) return 'must be at most 255 characters';
+  if (key === 'about' && value.length > 10_000) return 'must be at most 10000 characters';
+  return null;
+}
 
 const slugify = (name: string) =>
   name
@@ -57,6 +81,12 @@ export function workspaceView(w: WorkspaceRow) {
     currency: w.currency,
     timezone: w.timezone,
     about: w.about,
+    // A64: how customers reach the business (on PDFs, hub pages and emails).
+    address: w.address,
+    phone: w.phone,
+    email: w.email,
+    website: w.website,
+    tax_number: w.tax_number,
   };
 }
 
@@ -126,17 +156,37 @@ export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: R
   if (!w) throw notFound('Workspace');
   const fields: { name?: string } & Partial<Record<Exclude<(typeof WORKSPACE_FIELDS)[number], 'name'> | 'industry_key', string | null>> = {};
   const settings = fromJson<Settings>(w.settings) ?? {};
+  // Every refusal at once, as a validation error naming the key (the API's 400, the CLI's message).
+  const problems: { path: string[]; message: string }[] = [];
   for (const [key, raw] of Object.entries(pairs)) {
     if ((WORKSPACE_FIELDS as readonly string[]).includes(key)) {
       const field = key as (typeof WORKSPACE_FIELDS)[number];
+      const problem = workspaceFieldProblem(key, raw);
+      if (problem) {
+        problems.push({ path: [key], message: problem });
+        continue;
+      }
       const value = raw === '' ? null : key === 'currency' ? raw.toLowerCase() : key === 'country' ? raw.toUpperCase() : raw;
       if (field === 'name') {
-        if (!value) throw new Error('name cannot be empty');
-        fields.name = value;
+        if (!value?.trim()) problems.push({ path: ['name'], message: 'cannot be empty' });
+        else fields.name = value;
       } else fields[field] = value;
       if (field === 'industry') fields.industry_key = industryKey(value);
     } else if (key === 'reply_to' && raw === '') delete settings.reply_to; // empty clears: replies go to From
-    else settings[key] = parseSetting(key, raw);
+    else {
+      try {
+        settings[key] = parseSetting(key, raw);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        problems.push({ path: [key], message: message.startsWith(`${key} `) ? message.slice(key.length + 1) : message.replace(/^[^:]*: /, '') });
+      }
+    }
+  }
+  if (problems.length) {
+    const err = new ValidationError(problems);
+    // The API words it per route (D4); direct callers (the CLI, tests) read the message.
+    err.message = problems.map((p) => `${p.path.join('.')} ${p.message}`).join('; ');
+    throw err;
   }
   const updated = await updateWorkspace(db, workspaceId, { ...fields, settings: toJson(settings), updated_at: now() });
   return { workspace: updated, settings: settingsOf(updated) };
