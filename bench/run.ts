@@ -1,7 +1,8 @@
-// `npm run bench`: Fieldwork's routes and a bare Fastify route loaded in the same
-// run (wrk when installed, autocannon otherwise: bench/load.ts); results as ratios
-// to that ceiling, since the 2 cores are shared with the load generator and
-// absolute numbers mean little. Also reports the statements each request ran.
+// `npm run bench`: each of Fieldwork's scenarios and its floor (bench/floor.ts: the
+// same work with nothing but the work, over the same database) loaded one after the
+// other in the same run (wrk when installed, autocannon otherwise: bench/load.ts);
+// results as shares of the floor, since the 2 cores are shared with the load
+// generator and absolute numbers mean little. A bare Fastify route is measured too. Also reports the statements each request ran.
 // BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each
 // run's length, BENCH_CONNECTIONS the connections (32), BENCH_CONTACTS the contacts
 // seeded in the workspace (20,000), BENCH_ONLY=<text> only the scenarios naming it.
@@ -9,27 +10,47 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { type Load, load, loadTool } from './load.ts';
+import { type Load, type LoadResult, load, loadTool } from './load.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+// A scenario and its floor alternate BENCH_ROUNDS times (app, floor, app, floor, ...): on a
+// shared machine the load drifts within seconds, and alternating spreads the drift over both.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
 // The server runs as `npm start` runs it, from JavaScript built into dist/
 // (BENCH_RUNNER=tsx runs the TypeScript through tsx instead, for comparison).
 const runner = process.env.BENCH_RUNNER === 'tsx' ? 'tsx' : 'dist';
 if (runner === 'dist') execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
-const start = (name: string) => {
+const start = (name: string, env: Record<string, string> = {}) => {
   const args = runner === 'tsx' ? ['--import', 'tsx', `bench/${name}.ts`] : [`dist/bench/${name}.js`];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve));
   return { child, line };
 };
 const bare = start('bare');
 const server = start('server');
-const info = {
-  ...(JSON.parse(await server.line) as { side: string; app: string; token: string; formKey: string; contactId: number; quoteIds: number[]; sentQuoteId: number; payableInvoiceId: number; hubQuotePath: string; pdfInvoiceId: number; dialect: string }),
-  bare: await bare.line,
-};
+interface Info {
+  url: string;
+  side: string;
+  app: string;
+  token: string;
+  formKey: string;
+  contactId: number;
+  quoteId: number;
+  quoteIds: number[];
+  sentQuoteId: number;
+  payableInvoiceId: number;
+  floorPayableInvoiceId: number;
+  hubQuotePath: string;
+  pdfInvoiceId: number;
+  calendarWeek: { start: string; end: string };
+  dialect: string;
+}
+const info = { ...(JSON.parse(await server.line) as Info), bare: await bare.line };
+// The floor (bench/floor.ts) over the same database, started once the app has seeded it.
+const floorProcess = start('floor', { FLOOR_DATABASE_URL: info.url });
+const floor = await floorProcess.line;
 // The app's resident memory, sampled while it is under load.
 let peakRss = 0;
 const rssTimer = setInterval(() => {
@@ -38,91 +59,208 @@ const rssTimer = setInterval(() => {
 }, 100);
 const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
+/**
+ * A scenario: the app's request and, when `floor` is set, the same request to the floor
+ * (bench/floor.ts), loaded one after the other. `kind` picks the target (issue 24:
+ * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's).
+ */
 interface Scenario extends Omit<Load, 'url'> {
   name: string;
-  url: string;
+  path: string;
+  kind: 'read' | 'write';
+  floor?: boolean;
+  /** One-shot paths of the floor's run (the app's are `paths`). */
+  floorPaths?: string[];
+  /** The floor's path when it differs (a payment: each side pays its own invoice). */
+  floorPath?: string;
+  /** Run only when the app answers it with 2xx (a route another change adds). */
+  optional?: boolean;
 }
 const tenItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, unitPrice: 10 + i, quantity: 1 + (i % 3), taxable: i % 2 === 0 }));
+// The drafts to accept, half for the app and half for the floor; the last of each half is
+// spent by the check below that both answer alike.
+const half = Math.floor(info.quoteIds.length / 2);
+const acceptPaths = (ids: number[]) => ids.map((id) => `/api/v1/quotes/${id}/status`);
+const appAccepts = acceptPaths(info.quoteIds.slice(0, half));
+const floorAccepts = acceptPaths(info.quoteIds.slice(half));
+const contactBody = JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' });
+const week = `start_date=${info.calendarWeek.start}&end_date=${info.calendarWeek.end}&per_page=100`;
 const all: Scenario[] = [
-  { name: 'bare Fastify route (ceiling)', url: `${info.bare}/bare` },
-  { name: 'GET /api/v1/contacts/:id', url: `${info.app}/api/v1/contacts/${info.contactId}` },
-  { name: 'GET /api/v1/contacts (25 per page)', url: `${info.app}/api/v1/contacts` },
-  // One contact's email (c4321@example.test): a selective search.
-  { name: 'GET /api/v1/contacts?search=c4321@', url: `${info.app}/api/v1/contacts?search=c4321%40` },
-  // E12: a sync page, the ~600 contacts updated in the last 10 minutes of the seed (before the POSTs below add more).
+  { name: 'GET /api/v1/contacts/:id', path: `/api/v1/contacts/${info.contactId}`, kind: 'read', floor: true },
+  { name: 'GET /api/v1/contacts (25 per page)', path: '/api/v1/contacts', kind: 'read', floor: true },
+  // Last42, Last420..Last4299 (1,111 contacts at 20,000): a full page and a count.
+  { name: 'GET /api/v1/contacts?search=Last42', path: '/api/v1/contacts?search=Last42', kind: 'read', floor: true },
+  { name: 'POST /api/v1/contacts', path: '/api/v1/contacts', method: 'POST', body: contactBody, kind: 'write', floor: true },
+  { name: 'GET /api/v1/quotes/:id (10 line items)', path: `/api/v1/quotes/${info.quoteId}`, kind: 'read', floor: true },
+  { name: 'GET /api/v1/quotes?status=awaiting_response', path: '/api/v1/quotes?status=awaiting_response', kind: 'read', floor: true },
   {
-    name: 'GET /api/v1/contacts?updated_since=<10 min ago>&sort_by=updated_at (sync page)',
-    url: `${info.app}/api/v1/contacts?updated_since=${encodeURIComponent(new Date(Date.now() - 600_000).toISOString())}&sort_by=updated_at&sort_direction=asc`,
-  },
-  { name: 'POST /api/v1/contacts', url: `${info.app}/api/v1/contacts`, method: 'POST', body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }) },
-  // E11's cost: the same create with a fresh Idempotency-Key on every request (claimed, then stored with the effect).
-  {
-    name: 'POST /api/v1/contacts with a fresh Idempotency-Key',
-    url: `${info.app}/api/v1/contacts`,
+    name: 'POST /api/v1/quotes (10 line items)',
+    path: '/api/v1/quotes',
     method: 'POST',
-    uniqueHeader: 'Idempotency-Key',
-    body: JSON.stringify({ first_name: 'Load', last_name: 'Test', email: 'load@example.test' }),
+    body: JSON.stringify({ name: 'Bench', contact_id: info.contactId, line_items: tenItems, discount: 5, tax_rate: 8 }),
+    kind: 'write',
+    floor: true,
   },
-  { name: 'POST /api/v1/quotes (10 line items)', url: `${info.app}/api/v1/quotes`, method: 'POST', body: JSON.stringify({ name: 'Bench', contact_id: info.contactId, line_items: tenItems, discount: 5, tax_rate: 8 }) },
   {
     name: 'PUT /api/v1/quotes/:id/status accepted (creates the job)',
-    url: info.app,
+    path: '',
     method: 'PUT',
     body: JSON.stringify({ status: 'accepted' }),
-    paths: info.quoteIds.map((id) => `/api/v1/quotes/${id}/status`),
+    paths: appAccepts.slice(0, -1),
+    floorPaths: floorAccepts.slice(0, -1),
+    kind: 'write',
+    floor: true,
   },
-  {
-    name: 'POST /api/forms/embed-request (website form)',
-    url: `${info.app}/api/forms/embed-request`,
-    method: 'POST',
-    body: JSON.stringify({ apiKey: info.formKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'web@example.test', phone: '+15550100', description: 'Leaking tap in the kitchen' } }),
-  },
+  { name: 'GET /api/v1/invoices (25 per page)', path: '/api/v1/invoices', kind: 'read', floor: true },
   {
     name: 'POST /api/v1/invoices/:id/payments (locks the invoice, moves the balance)',
-    url: `${info.app}/api/v1/invoices/${info.payableInvoiceId}/payments`,
+    path: `/api/v1/invoices/${info.payableInvoiceId}/payments`,
+    floorPath: `/api/v1/invoices/${info.floorPayableInvoiceId}/payments`,
     method: 'POST',
     body: JSON.stringify({ amount: 0.01, method: 'card' }),
+    kind: 'write',
+    floor: true,
   },
-  { name: 'GET /api/v1/quotes?status=awaiting_response', url: `${info.app}/api/v1/quotes?status=awaiting_response` },
-  { name: 'GET /hub/<token>/quotes/:id (customer hub page, 10 line items)', url: `${info.app}${info.hubQuotePath}` },
+  { name: 'GET /api/v1/events (a week of the calendar, with assignees)', path: `/api/v1/events?${week}`, kind: 'read', floor: true },
+  { name: 'GET /hub/<token>/quotes/:id (customer hub page, 10 line items)', path: info.hubQuotePath, kind: 'read', floor: true },
+  // The app's Home data (Fieldwork Office, A2): counts, 12 months of payments, the latest activity.
+  { name: 'GET /api/v1/home (the app\'s Home data)', path: '/api/v1/home', kind: 'read', floor: true },
+  // Without a floor (yet): measured for their req/s and p99 only.
+  // E12: a sync page, the ~600 contacts updated in the last 10 minutes of the seed (before the POSTs above add more).
+  {
+    name: 'GET /api/v1/contacts?updated_since=<10 min ago>&sort_by=updated_at (sync page)',
+    path: `/api/v1/contacts?updated_since=${encodeURIComponent(new Date(Date.now() - 600_000).toISOString())}&sort_by=updated_at&sort_direction=asc`,
+    kind: 'read',
+  },
+  // E11's cost: the same create with a fresh Idempotency-Key on every request (claimed, then stored with the effect).
+  { name: 'POST /api/v1/contacts with a fresh Idempotency-Key', path: '/api/v1/contacts', method: 'POST', uniqueHeader: 'Idempotency-Key', body: contactBody, kind: 'write' },
+  {
+    name: 'POST /api/forms/embed-request (website form)',
+    path: '/api/forms/embed-request',
+    method: 'POST',
+    body: JSON.stringify({ apiKey: info.formKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'web@example.test', phone: '+15550100', description: 'Leaking tap in the kitchen' } }),
+    kind: 'write',
+  },
   // E9: read, lay out and compress a 50-line invoice (3 pages) per request.
-  { name: 'GET /api/v1/invoices/:id/pdf (50 line items)', url: `${info.app}/api/v1/invoices/${info.pdfInvoiceId}/pdf` },
+  { name: 'GET /api/v1/invoices/:id/pdf (50 line items)', path: `/api/v1/invoices/${info.pdfInvoiceId}/pdf`, kind: 'read' },
   {
     name: 'POST /api/v1/notifications quote_to_customer (queues the email)',
-    url: `${info.app}/api/v1/notifications`,
+    path: '/api/v1/notifications',
     method: 'POST',
     body: JSON.stringify({ type: 'quote_to_customer', module_id: info.sentQuoteId }),
+    kind: 'write',
   },
 ];
-// BENCH_ONLY=contacts runs the ceiling and the scenarios whose name contains that text.
+// BENCH_ONLY=contacts runs the scenarios whose name contains that text (and the bare route).
 const only = process.env.BENCH_ONLY;
-const scenarios = only ? all.filter((s, i) => i === 0 || s.name.includes(only)) : all;
+const scenarios = only ? all.filter((s) => s.name.includes(only)) : all;
+
+type Answer = { status: number; body: string };
+const ask = async (base: string, s: Scenario, p: string): Promise<Answer> => {
+  const r = await fetch(`${base}${p}`, { method: s.method ?? 'GET', headers, ...(s.body && { body: s.body }) });
+  return { status: r.status, body: await r.text() };
+};
+// A read's answer must be the app's, value for value (key order aside); a write's, the
+// same fields (its values are new ids and times). Checked once, before any load.
+const shape = (v: unknown): unknown =>
+  Array.isArray(v) ? v.slice(0, 1).map(shape) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])])) : typeof v;
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+for (const s of scenarios.filter((x) => x.floor)) {
+  const appPath = s.paths ? appAccepts[appAccepts.length - 1] : s.path;
+  const floorPath = s.floorPaths ? floorAccepts[floorAccepts.length - 1] : (s.floorPath ?? s.path);
+  const [a, f] = [await ask(info.app, s, appPath), await ask(floor, s, floorPath)];
+  const same = (x: Answer) => {
+    if (x.body.startsWith('<')) return x.body;
+    const v = JSON.parse(x.body) as unknown;
+    return JSON.stringify(s.kind === 'read' ? sorted(v) : shape(v));
+  };
+  if (a.status !== f.status || same(a) !== same(f)) {
+    console.error(`The floor does not answer as the app: ${s.name}\napp ${a.status}: ${a.body.slice(0, 2000)}\nfloor ${f.status}: ${f.body.slice(0, 2000)}`);
+    process.exitCode = 2;
+  }
+}
+if (process.exitCode === 2) {
+  for (const p of [server, bare, floorProcess]) p.child.kill('SIGTERM');
+  process.exit(2);
+}
 
 const statements = async () => ((await (await fetch(`${info.side}/statements`)).json()) as { statements: number }).statements;
-const results: { name: string; rps: number; p99: number; bad: number; perRequest: number | null }[] = [];
+interface Result {
+  name: string;
+  kind: 'read' | 'write' | 'bare';
+  rps: number;
+  p99: number;
+  bad: number;
+  perRequest: number | null;
+  floor?: { rps: number; p99: number; bad: number };
+}
+const results: Result[] = [];
+const bareRun = await load({ url: `${info.bare}/bare`, connections, seconds });
+results.push({ name: 'bare Fastify route (ceiling)', kind: 'bare', rps: bareRun.rps, p99: bareRun.p99, bad: bareRun.bad, perRequest: null });
 for (const s of scenarios) {
-  const before = await statements();
-  const r = await load({ headers, connections, seconds, ...s });
-  const ran = (await statements()) - before;
-  const requests = r.rps * seconds;
-  const perRequest = s.url.startsWith(info.bare) ? null : Math.round((ran / Math.max(requests, 1)) * 10) / 10;
-  results.push({ name: s.name, rps: r.rps, p99: r.p99, bad: r.bad, perRequest });
-  console.error(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest ?? '-'}, bad ${r.bad}`);
+  const { name, path: p, kind, floor: withFloor, floorPaths, floorPath, optional, ...rest } = s;
+  if (optional && (await ask(info.app, s, p)).status >= 300) {
+    console.error(`${name}: skipped (the app does not answer it yet)`);
+    continue;
+  }
+  // One-shot paths are dealt out to the rounds, each used once.
+  const deal = (paths: string[] | undefined, i: number) => paths?.slice(Math.floor((paths.length * i) / rounds), Math.floor((paths.length * (i + 1)) / rounds));
+  const appRuns: LoadResult[] = [];
+  const floorRuns: LoadResult[] = [];
+  let ran = 0;
+  for (let i = 0; i < (withFloor ? rounds : 1); i++) {
+    const before = await statements();
+    appRuns.push(await load({ headers, connections, seconds, ...rest, url: `${info.app}${p}`, ...(rest.paths && { paths: deal(rest.paths, i) }) }));
+    ran += (await statements()) - before;
+    if (withFloor) floorRuns.push(await load({ headers, connections, seconds, ...rest, url: `${floor}${floorPath ?? p}`, ...(floorPaths && { paths: deal(floorPaths, i) }) }));
+  }
+  // Throughput over all rounds; p99 as the mean of the rounds' p99s.
+  const merge = (runs: LoadResult[]) => ({
+    rps: runs.reduce((a, x) => a + x.rps, 0) / runs.length,
+    p99: Math.round((runs.reduce((a, x) => a + x.p99, 0) / runs.length) * 100) / 100,
+    bad: runs.reduce((a, x) => a + x.bad, 0),
+  });
+  const r = merge(appRuns);
+  const f = withFloor ? merge(floorRuns) : undefined;
+  const perRequest = Math.round((ran / Math.max(r.rps * seconds * appRuns.length, 1)) * 10) / 10;
+  results.push({ name, kind, rps: r.rps, p99: r.p99, bad: r.bad + (f?.bad ?? 0), perRequest, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad } }) });
+  const vs = f ? `; floor ${Math.round(f.rps)} req/s, p99 ${f.p99} ms: share ${(r.rps / f.rps).toFixed(2)}, p99 ${(r.p99 / f.p99).toFixed(2)}x` : '';
+  console.error(`${name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest}, bad ${r.bad}${vs}`);
 }
 clearInterval(rssTimer);
 const peakRssMb = Math.round(peakRss / 1024);
-server.child.kill('SIGTERM');
-bare.child.kill('SIGTERM');
+for (const p of [server, bare, floorProcess]) p.child.kill('SIGTERM');
 
 const ceiling = results[0].rps;
+const target = (r: Result) => {
+  if (!r.floor) return '-';
+  const share = r.rps / r.floor.rps;
+  const ok = share >= (r.kind === 'read' ? 0.85 : 0.6) && r.p99 <= 2 * r.floor.p99;
+  return ok ? 'yes' : 'no';
+};
 const table = [
-  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${runner}, ${seconds}s per scenario, ${connections} connections`,
+  `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${runner}, ${connections} connections, against the floor (bench/floor.ts): ${rounds} rounds of ${seconds}s each for the app and its floor, alternating`,
   '',
-  '| scenario | req/s | ratio to ceiling | p99 ms | statements/request | non-2xx |',
-  '|---|---:|---:|---:|---:|---:|',
-  ...results.map((r) => `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / ceiling).toFixed(2)} | ${r.p99} | ${r.perRequest ?? '-'} | ${r.bad} |`),
+  '| scenario | req/s | floor req/s | share of the floor | p99 ms | floor p99 ms | p99 / floor p99 | target met | ratio to bare | statements/request | non-2xx |',
+  '|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|',
+  ...results.map((r) =>
+    [
+      r.name,
+      Math.round(r.rps),
+      r.floor ? Math.round(r.floor.rps) : '-',
+      r.floor ? (r.rps / r.floor.rps).toFixed(2) : '-',
+      r.p99,
+      r.floor?.p99 ?? '-',
+      r.floor ? (r.p99 / r.floor.p99).toFixed(2) : '-',
+      target(r),
+      (r.rps / ceiling).toFixed(2),
+      r.perRequest ?? '-',
+      r.bad,
+    ].join(' | ').replace(/^/, '| ').concat(' |'),
+  ),
   '',
-  `Peak RSS of the app's process under load: ${peakRssMb} MB.`,
+  `Targets (issue 24): a read >= 0.85 of its floor, a write >= 0.6, p99 within 2x of the floor's. Peak RSS of the app's process under load: ${peakRssMb} MB.`,
   '',
 ].join('\n');
 console.log(table);

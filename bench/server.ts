@@ -14,6 +14,7 @@ import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createInvoice } from '../src/modules/invoices/invoices.service.ts';
 import { createQuote } from '../src/modules/quotes/quotes.service.ts';
 import { createWorkspace, setWorkspace } from '../src/modules/workspace/workspace.service.ts';
+import { addUser } from '../src/modules/users/users.service.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-bench-')), 'bench.db')}`;
 
@@ -22,6 +23,19 @@ const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync
 let statements = 0;
 const side = Fastify();
 side.get('/statements', async () => ({ statements }));
+// bench/profile.ts (BENCH_PROFILING=1): a CPU profile of the serving between /profile/start
+// and /profile/stop. The inspector is only connected when asked for.
+const profiling = process.env.BENCH_PROFILING === '1' || Boolean(process.env.BENCH_PROFILE);
+const inspector = profiling ? new (await import('node:inspector/promises')).Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  side.post('/profile/start', async () => {
+    await inspector.post('Profiler.start');
+    return { ok: true };
+  });
+  side.post('/profile/stop', async () => (await inspector.post('Profiler.stop')).profile);
+}
 const sideAddress = await side.listen({ port: 0, host: '127.0.0.1' });
 
 const database = createDb(url, { onQuery: () => statements++ });
@@ -35,7 +49,7 @@ const contactId = await seedContacts(database, workspace.id, Number(process.env.
 // mix of statuses for the filtered list.
 const lineItems = Array.from({ length: 10 }, (_, i) => ({ name: `Item ${i}`, unitPrice: 10 + i, quantity: 1 + (i % 3) }));
 const quoteIds: number[] = [];
-for (let i = 0; i < Number(process.env.BENCH_QUOTES ?? 3000); i++) {
+for (let i = 0; i < Number(process.env.BENCH_QUOTES ?? 6000); i++) {
   const q = await database.db.transaction().execute((trx) =>
     createQuote(trx, workspace.id, owner.user_id, { name: `Quote ${i}`, line_items: lineItems, tax_rate: 8, status: i % 4 === 0 ? 'awaiting_response' : 'draft' }),
   );
@@ -82,5 +96,40 @@ const pdfInvoice = await database.db.transaction().execute((trx) =>
   }),
 );
 
-console.log(JSON.stringify({ hubQuotePath, pdfInvoiceId: pdfInvoice.id, payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0)); // --cpu-prof writes its profile on exit
+// Invoices for the list (two pages' worth) and a second payable one: the app and the floor each pay their own.
+for (let i = 0; i < 40; i++) {
+  await database.db.transaction().execute((trx) =>
+    createInvoice(trx, workspace.id, owner.user_id, { name: `Invoice ${i}`, contact_id: contactId, status: 'sent', tax_rate: 8, line_items: lineItems }),
+  );
+}
+const floorPayable = await database.db.transaction().execute((trx) =>
+  createInvoice(trx, workspace.id, owner.user_id, { name: 'Payable (floor)', status: 'sent', line_items: [{ name: 'Big job', quantity: 1, unitPrice: 100_000_000 }] }),
+);
+
+// The calendar: 8 weeks of events, 40 a week, each with two assignees; the bench reads the week after next.
+const crew = await addUser(database.db, workspace.id, { email: 'crew@example.test', first_name: 'Cre', last_name: 'W', role: 'member' });
+const monday = new Date(Date.UTC(2027, 0, 4));
+const day = (d: number) => new Date(monday.getTime() + d * 86_400_000).toISOString().slice(0, 10);
+for (let i = 0; i < 320; i++) {
+  const d = Math.floor(i / 40) * 7 + (i % 5);
+  const r = await app.inject({
+    method: 'POST',
+    url: '/api/v1/events',
+    headers: { authorization: `Bearer ${key.token}` },
+    payload: { name: `Visit ${i}`, start_date: day(d), end_date: day(d), start_time: '09:00', end_time: '10:30', type: 'appointment', assignee_ids: [owner.user_id, crew.user_id] },
+  });
+  if (r.statusCode !== 201) throw new Error(`seeding events: ${r.body}`);
+}
+const calendarWeek = { start: day(14), end: day(20) };
+
+console.log(JSON.stringify({ url, calendarWeek, floorPayableInvoiceId: floorPayable.id, quoteId: hubQuote.id, hubQuotePath, pdfInvoiceId: pdfInvoice.id, payableInvoiceId: payable.id, side: sideAddress, app: appAddress, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+// BENCH_PROFILE=<file>: a CPU profile of all the serving (after the seeding above), written on SIGTERM.
+let stopProfile = async () => {};
+if (inspector && process.env.BENCH_PROFILE) {
+  await inspector.post('Profiler.start');
+  stopProfile = async () => {
+    const { profile } = await inspector.post('Profiler.stop');
+    fs.writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  };
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopProfile().finally(() => process.exit(0)));

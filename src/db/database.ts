@@ -70,7 +70,10 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // 'error' on its client, which pg-pool only listens for while the client is idle:
     // without this listener that event would end the process. The pool discards the
     // broken client when it is released.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      namedStatements(client);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     directReads.set(db, async (name, text, values) => {
       onQuery?.(text);
@@ -109,6 +112,32 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     };
   }
   throw new Error(`DATABASE_URL: "${url}" is neither sqlite:<path> nor postgres://...`);
+}
+
+// PostgreSQL parses and plans an unnamed statement at every run; a named one once per
+// connection (then runs its plan). Kysely sends every query unnamed, so each client of
+// the pool names the statements it is given: SELECT/INSERT/UPDATE/DELETE/WITH of at most
+// NAMED_MAX_PARAMS parameters (bulk writes vary in shape and would only fill the cache),
+// the first NAMED_MAX distinct texts of the process. Measured on the search and list
+// pages, where planning cost as much as running.
+const NAMED_MAX = 1000;
+const NAMED_MAX_PARAMS = 64;
+const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const statementNames = new Map<string, string>();
+function statementName(text: string, values: unknown[]): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < NAMED_MAX && values.length <= NAMED_MAX_PARAMS && NAMEABLE.test(text)) {
+    statementNames.set(text, (name = `fieldwork_${statementNames.size}`));
+  }
+  return name;
+}
+function namedStatements(client: object): void {
+  const query = Reflect.get(client, 'query') as (...args: unknown[]) => unknown;
+  Reflect.set(client, 'query', (...args: unknown[]) => {
+    const [text, values] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? statementName(text, values) : undefined;
+    return name ? query.call(client, { name, text, values }, ...args.slice(2)) : query.apply(client, args);
+  });
 }
 
 /**

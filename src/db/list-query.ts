@@ -1,6 +1,7 @@
-import { BinaryOperationNode, ColumnNode, OperatorNode, type RawBuilder, ReferenceNode, type SelectQueryBuilder, sql, TableNode, ValueNode } from 'kysely';
+import { BinaryOperationNode, ColumnNode, type Kysely, OperatorNode, type RawBuilder, ReferenceNode, type SelectQueryBuilder, sql, TableNode, ValueNode } from 'kysely';
 import { type TProperties, Type } from 'typebox';
 import type { DB } from './schema.ts';
+import { compileShape, ShapeCache, type ShapedStatement, runShaped, shapeOf, type Values } from './shaped.ts';
 
 // The one list-query builder: every list endpoint declares its sort fields and
 // search columns; paging, sorting (D1), search and the page count happen here.
@@ -100,37 +101,61 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 // run between wildcards is shorter) scan as before.
 const TRIGRAM = /[^\\%_]{3}/u;
 
-/** Applies the search; returns the builder, for the list and for ad-hoc counts. */
-export function withSearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, search?: string) {
+/** The LIKE patterns of a search: the exact one and, when an index can serve it, the index's candidate pattern. */
+function searchPatterns(spec: ListSpec, search?: string): { pattern?: string; candidate?: string } {
   const term = search?.trim();
   const columns = Array.isArray(spec.search) ? spec.search : spec.search?.columns;
-  if (!term || !columns?.length) return qb;
+  if (!term || !columns?.length) return {};
   const lower = term.toLowerCase();
   const pattern = `%${escapeLike(lower)}%`;
-  const exact = qb.where((eb) =>
-    eb.or(columns.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`)),
-  );
-  if (Array.isArray(spec.search) || !spec.search || !TRIGRAM.test(lower)) return exact;
+  if (Array.isArray(spec.search) || !spec.search || !TRIGRAM.test(lower)) return { pattern };
   // The index's LIKE takes no ESCAPE clause (FTS5 would not use it): each wildcard
   // or backslash of the term becomes `_`, which matches it too, so the candidates
   // hold every exact match.
-  const candidate = `%${lower.replace(/[\\%_]/g, '_')}%`;
+  return { pattern, candidate: `%${lower.replace(/[\\%_]/g, '_')}%` };
+}
+
+/** The search's conditions, from its patterns (searchPatterns). */
+function applySearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, pattern?: string, candidate?: string) {
+  const columns = Array.isArray(spec.search) ? spec.search : spec.search?.columns;
+  if (pattern === undefined || !columns?.length) return qb;
+  const exact = qb.where((eb) =>
+    eb.or(columns.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`)),
+  );
+  if (candidate === undefined || Array.isArray(spec.search) || !spec.search) return exact;
   return exact.where(sql<boolean>`${sql.ref(spec.id)} in (select rowid from ${sql.table(spec.search.index)} where doc like ${candidate})`);
 }
 
+/** Applies the search; returns the builder, for the list and for ad-hoc counts. */
+export function withSearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, search?: string) {
+  const { pattern, candidate } = searchPatterns(spec, search);
+  return applySearch(qb, spec, pattern, candidate);
+}
+
+/** The E12 bounds of a list's parameters, in their stored form (undefined: absent). */
+function syncBounds(params: ListParams) {
+  const stored = (x?: string) => (x === undefined ? undefined : storedInstant(x));
+  return { us: stored(params.updated_since), ub: stored(params.updated_before), cs: stored(params.created_since), cb: stored(params.created_before) };
+}
+type SyncBounds = ReturnType<typeof syncBounds>;
+
 /** E12: `since` inclusive, `before` exclusive, on the stored ISO-8601 UTC text. */
-function withSyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, params: ListParams) {
+function applySyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, b: SyncBounds) {
   const bounds: [string | undefined, string, '>=' | '<'][] = [
-    [params.updated_since, spec.sort.updated_at, '>='],
-    [params.updated_before, spec.sort.updated_at, '<'],
-    [params.created_since, spec.sort.created_at, '>='],
-    [params.created_before, spec.sort.created_at, '<'],
+    [b.us, spec.sort.updated_at, '>='],
+    [b.ub, spec.sort.updated_at, '<'],
+    [b.cs, spec.sort.created_at, '>='],
+    [b.cb, spec.sort.created_at, '<'],
   ];
   let out = qb;
   for (const [instant, column, op] of bounds) {
-    if (instant !== undefined) out = out.where(sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${storedInstant(instant)}`);
+    if (instant !== undefined) out = out.where(sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${instant}`);
   }
   return out;
+}
+
+function withSyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, params: ListParams) {
+  return applySyncFilters(qb, spec, syncBounds(params));
 }
 
 /** The workspace id when `qb` reads `table` filtered by `workspace_id = ?` alone. */
@@ -147,23 +172,25 @@ function workspaceOnly(qb: SelectQueryBuilder<DB, keyof DB, unknown>, table: str
   return ValueNode.is(right) && typeof right.value === 'number' ? right.value : undefined;
 }
 
-/** The number of rows the list has (its search applied). */
-async function countRows<TB extends keyof DB, O>(
-  base: SelectQueryBuilder<DB, TB, O>,
-  filtered: SelectQueryBuilder<DB, TB, O>,
-  spec: ListSpec,
-  search?: string,
-): Promise<number> {
-  const ws = spec.rowCount && !search?.trim() && filtered === base ? workspaceOnly(base, spec.rowCount) : undefined;
-  // The maintained count, read through the list's own builder (so within its
-  // transaction): one probe of the list's first row; no row means none to count.
-  const counted = await (ws === undefined
+/**
+ * The statement counting the list's rows (its search applied): `count(*)`, or the
+ * maintained count when the list is its table filtered by nothing but its
+ * workspace, read through the list's own builder (so within its transaction): one
+ * probe of the list's first row; no row means none to count.
+ */
+function countQuery<TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, filtered: SelectQueryBuilder<DB, TB, O>, spec: ListSpec) {
+  const ws = spec.rowCount && filtered === base ? workspaceOnly(base, spec.rowCount) : undefined;
+  return ws === undefined
     ? filtered.clearSelect().select(sql<number>`count(*)`.as('n'))
     : base
         .clearSelect()
         .select(sql<number>`(select coalesce(sum(n), 0) from row_counts where workspace_id = ${ws} and table_name = ${spec.rowCount})`.as('n'))
-        .limit(1)
-  ).executeTakeFirst();
+        .limit(1);
+}
+
+/** The number of rows the list has (its search applied). */
+async function countRows<TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, filtered: SelectQueryBuilder<DB, TB, O>, spec: ListSpec): Promise<number> {
+  const counted = await countQuery(base, filtered, spec).executeTakeFirst();
   return Number((counted as { n: number } | undefined)?.n ?? 0);
 }
 
@@ -184,6 +211,50 @@ export async function paginate<TB extends keyof DB, O>(
   const offset = (page - 1) * perPage;
   const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
   const full = rows.length === 0 || rows.length === perPage;
-  const total = full ? await countRows(base, filtered, spec, params.search) : offset + rows.length;
+  const total = full ? await countRows(base, filtered, spec) : offset + rows.length;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
+}
+
+interface ListShape<O> {
+  page: ShapedStatement<O>;
+  count: ShapedStatement<{ n: number }>;
+}
+
+/**
+ * A list whose statements are built and compiled once per shape (F165): `build`
+ * gives the list's own statement from its filter values (the workspace, the
+ * resource's filters), the list builder adds the E12 bounds, the search, the order
+ * and the page; each combination of the filters present, the sort, the direction
+ * and the kind of search is compiled once, then run with new values (src/db/shaped.ts:
+ * `build` may branch only on which filters are present, booleans and array lengths,
+ * and must use each value as given: transform it before). Same statements and
+ * answers as `paginate()`, which it falls back to for an uncacheable shape.
+ */
+export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec, build: (db: Kysely<DB>, filters: F) => SelectQueryBuilder<DB, TB, O>) {
+  const shapes = new ShapeCache<ListShape<O>>();
+  return async (db: Kysely<DB>, filters: F, params: ListParams): Promise<PageResult<O>> => {
+    const page = params.page ?? 1;
+    const perPage = params.per_page ?? 25;
+    const dir = params.sort_direction ?? 'desc'; // D1
+    const sortCol = spec.sort[params.sort_by ?? 'created_at'] ?? spec.sort.created_at;
+    const offset = (page - 1) * perPage;
+    const { pattern, candidate } = searchPatterns(spec, params.search);
+    const list = { ...syncBounds(params), pattern, candidate, limit: perPage, offset };
+    const leaves: unknown[] = [];
+    const key = `${shapeOf([filters as Values, list], leaves)}${sortCol} ${dir}`;
+    const shape = shapes.get(db, key, () => {
+      const compiled = compileShape([filters, list] as const, ([f, v]) => {
+        const base = build(db, f);
+        const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
+        const pageQuery = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(v.limit).offset(v.offset);
+        return [pageQuery, countQuery(base, filtered, spec)];
+      });
+      return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
+    });
+    if (!shape) return paginate(build(db, filters), params, spec);
+    const rows = await runShaped(db, shape.page, leaves);
+    const full = rows.length === 0 || rows.length === perPage;
+    const total = full ? Number((await runShaped(db, shape.count, leaves))[0]?.n ?? 0) : offset + rows.length;
+    return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
+  };
 }

@@ -2,14 +2,15 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { directReadOf } from './database.ts';
 import type { DB } from './schema.ts';
 
-type Kind = 'number' | 'string';
-type ValueOf<T extends Kind> = T extends 'number' ? number : string;
+// `?`: the value may be null (a reference a write may not name).
+type Kind = 'number' | 'string' | 'number?' | 'string?';
+type ValueOf<T extends Kind> = T extends 'number' ? number : T extends 'string' ? string : T extends 'number?' ? number | null : string | null;
 export type Params<S extends Record<string, Kind>> = { [K in keyof S]: ValueOf<S[K]> };
 
 // Sentinels no real parameter can equal: ids are positive, and no stored text starts with U+0000.
 let nextSentinel = 0;
 let nextStatement = 0;
-const sentinel = (kind: Kind): number | string => (kind === 'number' ? -1e15 - ++nextSentinel : `\u0000fieldwork-param-${++nextSentinel}`);
+const sentinel = (kind: Kind): number | string => (kind.startsWith('number') ? -1e15 - ++nextSentinel : `\u0000fieldwork-param-${++nextSentinel}`);
 
 /**
  * A query built and compiled once per dialect, then run with new parameter values:

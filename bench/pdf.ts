@@ -1,0 +1,108 @@
+// `npx tsx bench/pdf.ts`: E9's PDFs off the event loop (issue 24), two measurements.
+// 1. The CPU one 50-line invoice PDF costs (the layout of bench/server.ts's invoice,
+//    drawn BENCH_PDFS times in one thread after a warm-up; process CPU time, so the
+//    garbage collector's threads count too).
+// 2. GET /api/v1/contacts/:id under wrk (32 connections) alone, then while 20 PDFs a
+//    second are fetched from the same server: its p99 with and without, in the same run.
+// BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (8).
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { documentView } from '../src/domain/document-view.ts';
+import { normalizeLineItems } from '../src/domain/line-items.ts';
+import { draw } from '../src/modules/pdf/pdf-layout.ts';
+import { load } from './load.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+
+// 1. CPU per PDF.
+const lines = normalizeLineItems(
+  Array.from({ length: 50 }, (_, i) => ({
+    name: `Line ${i + 1}`,
+    quantity: 1 + (i % 4),
+    unitPrice: 12.5 + i,
+    ...(i % 10 === 0 ? { description: 'Parts and labour as agreed on site. '.repeat(8) } : {}),
+  })),
+);
+const view = documentView({ line_items: lines, discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 8, total: 0 }, 'USD');
+const sheet = {
+  title: 'Invoice #2',
+  changedAt: new Date().toISOString(),
+  workspaceName: 'Bench',
+  businessLines: [],
+  contactName: 'First1 Last1',
+  name: 'Fifty lines',
+  facts: [['Date', 'November 24, 2026']] as [string, string][],
+  view,
+  after: [
+    ['Amount paid', '$0.00'],
+    ['Balance due', view.total],
+  ] as [string, string][],
+  notes: [],
+};
+const n = Number(process.env.BENCH_PDFS ?? 300);
+for (let i = 0; i < 50; i++) await draw(sheet);
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+for (let i = 0; i < n; i++) await draw(sheet);
+const cpu = process.cpuUsage(cpu0);
+const cpuMs = (cpu.user + cpu.system) / 1000 / n;
+const wallMs = (performance.now() - t0) / n;
+console.error(`50-line invoice PDF: ${cpuMs.toFixed(2)} ms CPU, ${wallMs.toFixed(2)} ms wall each (${n} in one thread)`);
+
+// 2. The single GET's p99 with and without 20 PDFs a second.
+execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, ['dist/bench/server.js'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, BENCH_QUOTES: '10' },
+});
+const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve))) as {
+  app: string;
+  token: string;
+  contactId: number;
+  pdfInvoiceId: number;
+  dialect: string;
+};
+const headers = { authorization: `Bearer ${info.token}` };
+const single = { url: `${info.app}/api/v1/contacts/${info.contactId}`, headers, connections: 32, seconds };
+const alone = await load(single);
+let made = 0;
+let failed = 0;
+const pdfUrl = `${info.app}/api/v1/invoices/${info.pdfInvoiceId}/pdf`;
+// 20 a second on the clock: a late tick sends the ones it owes.
+const began = performance.now();
+let sent = 0;
+const timer = setInterval(() => {
+  const due = Math.floor(((performance.now() - began) / 1000) * 20) - sent;
+  for (let i = 0; i < due; i++, sent++) {
+    fetch(pdfUrl, { headers })
+      .then(async (r) => {
+        await r.arrayBuffer();
+        if (r.ok) made++;
+        else failed++;
+      })
+      .catch(() => failed++);
+  }
+}, 10);
+const withPdfs = await load(single);
+clearInterval(timer);
+const alone2 = await load(single);
+server.kill('SIGTERM');
+const rows = [
+  `### ${new Date().toISOString().slice(0, 10)} — PDFs off the event loop (\`npx tsx bench/pdf.ts\`), ${info.dialect}, wrk, ${seconds}s per run, 32 connections`,
+  '',
+  `A 50-line invoice PDF (3 pages): ${cpuMs.toFixed(2)} ms of CPU each (${n} drawn in one thread; ${wallMs.toFixed(2)} ms wall).`,
+  '',
+  '| GET /api/v1/contacts/:id | req/s | p99 ms |',
+  '|---|---:|---:|',
+  `| alone | ${Math.round(alone.rps)} | ${alone.p99} |`,
+  `| while ${(made / seconds).toFixed(1)} PDFs/s are made (${failed} failed) | ${Math.round(withPdfs.rps)} | ${withPdfs.p99} |`,
+  `| alone, again | ${Math.round(alone2.rps)} | ${alone2.p99} |`,
+  '',
+  `p99 with PDFs over p99 alone (the mean of both runs alone): ${(withPdfs.p99 / ((alone.p99 + alone2.p99) / 2)).toFixed(2)}x.`,
+  '',
+].join('\n');
+console.log(rows);
+process.exit(0);

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { zonedDate } from '../../domain/zoned-time.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+
+// A2: GET /api/v1/home, the one operation behind the app's Home page.
+describe('home', () => {
+  let t: TestApp;
+  let api: Client;
+  let other: Client;
+  let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+  let thisMonth: string;
+  let lastYear: string;
+  before(async () => {
+    t = await buildTestApp();
+    ws = await seedWorkspace(t.db);
+    api = client(t.app, ws.token);
+    other = client(t.app, (await seedWorkspace(t.db)).token);
+    const today = zonedDate(Date.now(), null);
+    thisMonth = `${today.slice(0, 7)}-01`;
+    lastYear = `${Number(today.slice(0, 4)) - 1}-${today.slice(5, 7)}-01`; // 12 months back: just outside the window
+  });
+  after(() => t.close());
+
+  const invoice = async (unitPrice: number, status: string, extra: Record<string, unknown> = {}, c = api) =>
+    (await c.post('/api/v1/invoices', { name: 'Inv', status, line_items: [{ name: 'Work', unitPrice, quantity: 1 }], ...extra })).body.data as { id: number };
+
+  test('empty workspace: zero counts, 12 empty months ending with this one, no activity beyond its own', async () => {
+    const fresh = client(t.app, (await seedWorkspace(t.db)).token);
+    const res = await fresh.get('/api/v1/home');
+    assert.equal(res.status, 200);
+    const d = res.body.data;
+    assert.deepEqual([d.new_requests, d.quotes_awaiting_response, d.jobs_to_invoice, d.overdue_invoices], [0, 0, 0, { count: 0, amount_due: 0 }]);
+    assert.equal(d.payments_by_month.length, 12);
+    assert.equal(d.payments_by_month[11].month, thisMonth.slice(0, 7));
+    assert.ok(d.payments_by_month.every((m: { amount: number }) => m.amount === 0));
+    assert.deepEqual(d.activity, []);
+  });
+
+  test('counts, amount due, payments per month and activity match the seeded records; another workspace sees none of them', async () => {
+    const contact = (await api.post('/api/v1/contacts', { first_name: 'Dana', last_name: 'Reyes' })).body.data;
+    await api.post('/api/v1/requests', { name: 'Fix fence', contact_id: contact.id });
+    await api.post('/api/v1/requests', { name: 'Gutters', contact_id: contact.id });
+    const responded = (await api.post('/api/v1/requests', { name: 'Old one', contact_id: contact.id })).body.data;
+    assert.equal((await api.put(`/api/v1/requests/${responded.id}`, { status: 'responded' })).status, 200);
+    await api.post('/api/v1/quotes', { name: 'Q1', contact_id: contact.id, status: 'awaiting_response', line_items: [{ name: 'A', unitPrice: 10, quantity: 1 }] });
+    await api.post('/api/v1/quotes', { name: 'Q2', contact_id: contact.id, status: 'draft', line_items: [{ name: 'A', unitPrice: 10, quantity: 1 }] });
+    const done = (await api.post('/api/v1/jobs', { name: 'Done, invoiced', contact_id: contact.id, status: 'completed' })).body.data;
+    await api.post('/api/v1/jobs', { name: 'Done, not invoiced', contact_id: contact.id, status: 'completed' });
+    await api.post('/api/v1/jobs', { name: 'Open', contact_id: contact.id, status: 'scheduled' });
+    await invoice(100, 'sent', { job_id: done.id });
+    const late = await invoice(250.5, 'overdue', { due_date: '2020-01-31' }); // a payment makes it partially_paid, still late
+    await invoice(40, 'overdue');
+    assert.equal((await api.post(`/api/v1/invoices/${late.id}/payments`, { amount: 50.25, method: 'card', paid_on: thisMonth })).status, 201);
+    const paid = await invoice(1000, 'sent');
+    await api.post(`/api/v1/invoices/${paid.id}/payments`, { amount: 300, method: 'cash', paid_on: thisMonth });
+    await api.post(`/api/v1/invoices/${paid.id}/payments`, { amount: 7, method: 'cash', paid_on: lastYear }); // outside the 12 months
+
+    const d = (await api.get('/api/v1/home')).body.data;
+    assert.equal(d.new_requests, 2);
+    assert.equal(d.quotes_awaiting_response, 1);
+    assert.equal(d.jobs_to_invoice, 1);
+    assert.deepEqual(d.overdue_invoices, { count: 2, amount_due: 240.25 }); // 250.50 - 50.25 + 40
+    const current = d.payments_by_month[11];
+    assert.deepEqual(current, { month: thisMonth.slice(0, 7), amount: 350.25, count: 2 });
+    assert.equal(
+      d.payments_by_month.reduce((s: number, m: { amount: number }) => s + m.amount, 0),
+      350.25,
+    );
+    // Newest first; a payment points at its invoice.
+    assert.equal(d.activity[0].event, 'payment_received');
+    assert.deepEqual([d.activity[0].resource, d.activity[0].id], ['invoices', paid.id]);
+    assert.equal(d.activity.length, 15);
+    const allRes = await api.get('/api/v1/home?activity_limit=50');
+    assert.equal(allRes.status, 200, JSON.stringify(allRes.body));
+    const all = allRes.body.data.activity;
+    assert.ok(all.some((a: { event: string; name: string }) => a.event === 'new_contact' && a.name === 'Dana Reyes'));
+    const job = all.find((a: { event: string; name: string }) => a.event === 'new_job' && a.name === 'Open');
+    assert.ok(job.number > 0);
+    // Who: the payment's recorder (the key's user, the owner), by name.
+    assert.deepEqual(d.activity[0].user, { id: ws.owner.user_id, first_name: 'Olive', last_name: 'Owner' });
+    assert.equal((await api.get('/api/v1/home?activity_limit=3')).body.data.activity.length, 3);
+
+    const theirs = (await other.get('/api/v1/home')).body.data;
+    assert.deepEqual([theirs.new_requests, theirs.quotes_awaiting_response, theirs.jobs_to_invoice, theirs.overdue_invoices.count, theirs.activity.length], [0, 0, 0, 0, 0]);
+  });
+
+  test('scopes: each section needs its read scope (null without), activity only of readable resources; no read scope: 403', async () => {
+    const jobsOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['jobs:read']));
+    const d = (await jobsOnly.get('/api/v1/home')).body.data;
+    assert.equal(d.jobs_to_invoice, 1);
+    assert.deepEqual([d.new_requests, d.quotes_awaiting_response, d.overdue_invoices, d.payments_by_month], [null, null, null, null]);
+    assert.ok(d.activity.length > 0 && d.activity.every((a: { resource: string }) => a.resource === 'jobs'));
+    const writeOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['contacts:write']));
+    const refused = await writeOnly.get('/api/v1/home');
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.error, /^Insufficient permissions\. Required scope: one of /);
+  });
+
+  test('bad input: 400 in the envelope', async () => {
+    const res = await api.get('/api/v1/home?activity_limit=500');
+    assert.equal(res.status, 400);
+    assert.equal(res.body.success, false);
+  });
+});
