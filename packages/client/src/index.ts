@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import createFetchClient, { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './schema.d.ts';
 
@@ -11,8 +10,8 @@ export type ApiError = components['schemas']['Error'];
 export interface ClientOptions {
   /** e.g. `https://fieldwork.example.com` (the API's PUBLIC_URL). */
   baseUrl: string;
-  /** `wk_<workspace>.<secret>` */
-  apiKey: string;
+  /** `wk_<workspace>.<secret>`; without one, requests carry the browser's session cookie (Fieldwork Office). */
+  apiKey?: string;
   /** Defaults to the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
   /** Retries after a network error, a 5xx or a 429 (default 3). */
@@ -21,6 +20,36 @@ export interface ClientOptions {
   retryDelayMs?: number;
   /** A retry that would wait longer than this (a long Retry-After) is not made: the answer is returned (default 60 s). */
   maxRetryDelayMs?: number;
+  /**
+   * Called when the API ignored fields of a write (`Fieldwork-Ignored-Fields`, e.g. a
+   * misspelled `emial`): the dotted paths, and the request. Default: a console warning.
+   */
+  onIgnoredFields?: (fields: string[], request: { method: string; url: string }) => void;
+}
+
+/** The server percent-encodes what a header cannot carry (and `%`, `,`) in a path. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The default of `onIgnoredFields`: typos should not pass silently. */
+export function warnIgnoredFields(fields: string[], request: { method: string; url: string }): void {
+  console.warn(`Fieldwork ignored ${fields.length === 1 ? 'a field' : 'fields'} of ${request.method} ${request.url}: ${fields.join(', ')}`);
+}
+
+/** A v4 UUID from the platform (Node 20, browsers); getRandomValues where randomUUID is missing (a page served over plain http). */
+function uuid(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -41,14 +70,21 @@ function retryAfterMs(response: Response): number | null {
  * retries network errors, 5xx and 429 with exponential backoff, never sooner
  * than Retry-After says.
  */
-export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' | 'retryDelayMs' | 'maxRetryDelayMs'> = {}) {
+export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' | 'retryDelayMs' | 'maxRetryDelayMs' | 'onIgnoredFields'> = {}) {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const onIgnored = options.onIgnoredFields ?? warnIgnoredFields;
+  // E19: the answer returned (not a retried one) is reported when it names ignored fields.
+  const final = (request: Request, response: Response) => {
+    const ignored = response.headers.get('fieldwork-ignored-fields');
+    if (ignored) onIgnored(ignored.split(',').map((f) => decodePath(f.trim())).filter(Boolean), { method: request.method, url: request.url });
+    return response;
+  };
   const retries = options.retries ?? 3;
   const base = options.retryDelayMs ?? 500;
   const maxDelay = options.maxRetryDelayMs ?? 60_000;
   return async (input: Request): Promise<Response> => {
     const request = new Request(input);
-    if (WRITES.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', randomUUID());
+    if (WRITES.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', uuid());
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= retries;
       // Jitter spreads the retries of many clients failing at once.
@@ -61,9 +97,9 @@ export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' |
         await sleep(backoff);
         continue;
       }
-      if (last || (response.status !== 429 && response.status < 500)) return response;
+      if (last || (response.status !== 429 && response.status < 500)) return final(request, response);
       const wait = retryAfterMs(response) ?? backoff;
-      if (wait > maxDelay) return response;
+      if (wait > maxDelay) return final(request, response);
       await response.body?.cancel();
       await sleep(wait);
     }
@@ -96,7 +132,7 @@ export class FieldworkError extends Error {
 export function createClient(options: ClientOptions) {
   const fetch = retryingFetch(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const headers = { authorization: `Bearer ${options.apiKey}` };
+  const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const client = createFetchClient<paths>({ baseUrl, headers, fetch });
   const querySerializer = createQuerySerializer();
 

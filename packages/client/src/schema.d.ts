@@ -153,9 +153,41 @@ export interface paths {
          * @description Scope: `workspace:read`.
          */
         get: operations["getWorkspace"];
-        put?: never;
+        /**
+         * Change the workspace's details and company settings
+         * @description Scope: `workspace:write`.
+         */
+        put: operations["updateWorkspace"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the workspace's logo (on PDFs, hub pages and customer emails)
+         * @description Scope: `workspace:write`. A PNG or JPEG in the form field `file`, at most 1 MB; the type is told by the bytes (no SVG).
+         *
+         *     Scope: `workspace:write`.
+         */
+        put: operations["updateWorkspaceLogo"];
+        post?: never;
+        /**
+         * Remove the workspace's logo
+         * @description Scope: `workspace:write`. Without a logo, a no-op.
+         *
+         *     Scope: `workspace:write`.
+         */
+        delete: operations["deleteWorkspaceLogo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -172,7 +204,7 @@ export interface paths {
          * List a parent's upload links, newest first
          * @description Scope: `<module>:read`.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
         get: operations["listUploads"];
         put?: never;
@@ -180,7 +212,7 @@ export interface paths {
          * Upload a file and link it to a contact, request, quote, job, invoice, event or timesheet
          * @description Scope: `<module>:write` of the target. At most 5 MB; the type is checked against the bytes.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `requests:write`, `quotes:write`, `jobs:write`, `invoices:write`, `events:write`, `timesheets:write` (or `write`), checked per parent.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -200,7 +232,7 @@ export interface paths {
          * Get an upload link with a fresh URL
          * @description Scope: `<module>:read` of the parent.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
         get: operations["getUpload"];
         put?: never;
@@ -209,7 +241,7 @@ export interface paths {
          * Delete an upload link
          * @description Scope: `<module>:write` of the parent. The bytes go when no other link uses them.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `requests:write`, `quotes:write`, `jobs:write`, `invoices:write`, `events:write`, `timesheets:write` (or `write`), checked per parent.
          */
         delete: operations["deleteUpload"];
         options?: never;
@@ -218,7 +250,7 @@ export interface paths {
          * Change an upload link's name, description or category
          * @description Scope: `<module>:write` of the parent. At least one field.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `requests:write`, `quotes:write`, `jobs:write`, `invoices:write`, `events:write`, `timesheets:write` (or `write`), checked per parent.
          */
         patch: operations["updateUpload"];
         trace?: never;
@@ -234,7 +266,7 @@ export interface paths {
          * List a parent's active comments, newest first
          * @description Scope: `<module>:read`.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
         get: operations["listComments"];
         put?: never;
@@ -242,7 +274,7 @@ export interface paths {
          * Comment on a contact, request, quote, job, invoice, event or timesheet
          * @description Scope: `<module>:write` of the target. The author is the API key’s user.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `requests:write`, `quotes:write`, `jobs:write`, `invoices:write`, `events:write`, `timesheets:write` (or `write`), checked per parent.
          */
         post: operations["createComment"];
         delete?: never;
@@ -262,7 +294,7 @@ export interface paths {
          * Get a comment
          * @description Scope: `<module>:read` of the parent.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
         get: operations["getComment"];
         put?: never;
@@ -271,7 +303,7 @@ export interface paths {
          * Delete a comment (soft: status trash)
          * @description Scope: `<module>:write` of the parent.
          *
-         *     Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `requests:write`, `quotes:write`, `jobs:write`, `invoices:write`, `events:write`, `timesheets:write` (or `write`), checked per parent.
          */
         delete: operations["deleteComment"];
         options?: never;
@@ -1024,8 +1056,36 @@ export interface paths {
          */
         get: operations["listCustomFields"];
         put?: never;
-        post?: never;
+        /**
+         * Define a custom field
+         * @description Scope: `custom_fields:write`.
+         */
+        post: operations["createCustomField"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a custom field's label, options or required
+         * @description Scope: `custom_fields:write`.
+         */
+        put: operations["updateCustomField"];
+        post?: never;
+        /**
+         * Delete a custom field definition (records keep their values)
+         * @description Scope: `custom_fields:write`.
+         */
+        delete: operations["deleteCustomField"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1051,6 +1111,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customer emails and SMS, newest first, with their attempts
+         * @description Scope: `notifications:read`.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which customer emails and SMS are sent, and their templates
+         * @description Scope: `workspace:read`.
+         */
+        get: operations["listNotificationSettings"];
+        /**
+         * Change one type's switches and templates
+         * @description Scope: `workspace:write`.
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-settings/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a type (saved or draft templates) against a sample document; sends nothing
+         * @description Scope: `workspace:read`.
+         */
+        post: operations["createNotificationSettingsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deletions": {
         parameters: {
             query?: never;
@@ -1062,7 +1186,7 @@ export interface paths {
          * List deleted records (sync feed)
          * @description Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope.
          *
-         *     Scope: one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read` (or `read`).
+         *     Scope: one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read`, `custom_fields:read` (or `read`).
          */
         get: operations["listDeletions"];
         put?: never;
@@ -1153,6 +1277,242 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling member, workspace, scopes and (for a session) CSRF token and workspaces
+         * @description A key sees only its own workspace in `workspaces`; a session, every workspace of its person.
+         *
+         *     Scope: none (any key or session).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's API keys (never their tokens)
+         * @description Scope: `keys:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key; its token is in this answer only
+         * @description Scope: `keys:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key (it answers 401 from then on)
+         * @description Scope: `keys:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        delete: operations["deleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries, newest first
+         * @description Scope: `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with every attempt
+         * @description Scope: `webhooks:read`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue one more attempt of a delivery (same webhook_id)
+         * @description Scope: `webhooks:write`.
+         */
+        post: operations["createWebhookDeliveryRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invites
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        get: operations["listTeamInvites"];
+        put?: never;
+        /**
+         * Invite a person by email and role (a setup link valid 7 days)
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        post: operations["createTeamInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/invites/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a pending invite again, with a fresh link
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        post: operations["createTeamInviteResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending invite
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        delete: operations["deleteTeamInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member's role, names or job title
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        put: operations["updateUser"];
+        post?: never;
+        /**
+         * Remove a member: their sessions end and their keys are revoked
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The office dashboard: counts, payments per month, recent activity
+         * @description New requests, quotes awaiting response, completed jobs without an invoice, overdue invoices with their amount due, payments received per month over the last 12 months (workspace timezone) and the latest domain events. A section whose resource the key may not read (`<x>:read`) is null; activity lists only readable resources.
+         *
+         *     Scope: one of `requests:read`, `contacts:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read` (or `read`).
+         */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe": {
         parameters: {
             query?: never;
@@ -1213,6 +1573,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with email and password (sets the session cookie) */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End this session (clears the cookie) */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of the signed-in person */
+        post: operations["signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a password reset link (the same answer for any email) */
+        post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password from a reset link; ends the person's other sessions and signs in */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/setup-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a setup link is for: its person, workspace and whether they already have a password */
+        post: operations["getSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a setup link
+         * @description Without a password yet: `first_name`, `last_name` and `password` create it and sign in. With one: sign in first, then send only `token` to join the workspace ("Join workspace").
+         */
+        post: operations["setUpAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/switch-workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Act in another of the person's workspaces */
+        post: operations["switchWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the signed-in person's password; ends their other sessions */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/requests": {
         parameters: {
             query?: never;
@@ -1239,7 +1755,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List the request custom fields a website form shows (key in the body) */
+        /**
+         * List the request custom fields a website form shows (key in the body)
+         * @description Authenticated by the Embed Forms API key in the body (`apiKey`, scope `forms:read`), not by a header, since a website page sends it: 401 `Invalid API key` for an unknown or revoked key, 403 without the scope. Read on every page view, so not counted against FORM_RATE_LIMIT.
+         */
         post: operations["getEmbeddedFormFields"];
         delete?: never;
         options?: never;
@@ -1256,7 +1775,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a website request form (key in the body) */
+        /**
+         * Submit a website request form (key in the body)
+         * @description Authenticated by the Embed Forms API key in the body (`apiKey`, scope `forms:write`), not by a header, since a website page sends it: 401 `Invalid API key` for an unknown or revoked key, 403 without the scope. At most FORM_RATE_LIMIT submissions per workspace and window (100 an hour by default): past it, 429 with `Retry-After`. `idempotency_key` makes a resubmission answer the first answer (E11).
+         */
         post: operations["submitEmbeddedForm"];
         delete?: never;
         options?: never;
@@ -1763,6 +2285,15 @@ export interface components {
             currency: string | null;
             timezone: string | null;
             about: string | null;
+            address: string | null;
+            phone: string | null;
+            email: string | null;
+            website: string | null;
+            tax_number: string | null;
+            reply_to: string | null;
+            /** @enum {unknown} */
+            week_start: "monday" | "sunday";
+            logo_url: string | null;
         };
         Upload: {
             link_id: number;
@@ -2004,7 +2535,7 @@ export interface components {
             salesperson_id: string | null;
             type: string;
             expected_end_date: string | null;
-            expenses: {
+            expenses?: {
                 id: string;
                 name: string;
                 description: string | null;
@@ -2013,7 +2544,7 @@ export interface components {
                 category: string | null;
                 receipt_upload_id: number | null;
             }[];
-            line_items: {
+            line_items?: {
                 id: string;
                 /** @enum {string} */
                 _type: "lineItem";
@@ -2024,15 +2555,15 @@ export interface components {
                 taxable: boolean;
                 optional: boolean;
             }[];
-            discount: number;
+            discount?: number;
             /** @enum {unknown} */
-            discount_unit: "%" | "$";
-            deposit: number;
+            discount_unit?: "%" | "$";
+            deposit?: number;
             /** @enum {unknown} */
-            deposit_unit: "%" | "$";
-            tax_rate: number;
-            tax_rate_id: number | null;
-            total: number;
+            deposit_unit?: "%" | "$";
+            tax_rate?: number;
+            tax_rate_id?: number | null;
+            total?: number;
             status: string;
             custom_fields: unknown;
             created_at: string;
@@ -2195,6 +2726,104 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        Me: {
+            user: {
+                /** @description The member's UUID (SPEC `user_id`) */
+                id: string;
+                first_name: string | null;
+                last_name: string | null;
+                email: string;
+                role: string;
+            };
+            workspace: {
+                id: number;
+                name: string;
+                slug: string;
+                industry: string | null;
+                industry_key: string | null;
+                country: string | null;
+                currency: string | null;
+                timezone: string | null;
+                about: string | null;
+            };
+            scopes: string[];
+            /** @description Sessions only: send it as `X-CSRF-Token` on every POST, PUT, PATCH and DELETE */
+            csrf_token?: string;
+            workspaces: {
+                id: number;
+                name: string;
+                role: string;
+            }[];
+        };
+        WebhookDelivery: {
+            id: number;
+            /** Format: uuid */
+            webhook_id: string;
+            subscription_id: number;
+            event: string;
+            /** @description one of: pending, delivered, failed */
+            status: string;
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            created_at: string;
+            delivered_at: string | null;
+            attempt_log: {
+                attempt: number;
+                status_code: number | null;
+                error: string | null;
+                duration_ms: number;
+                created_at: string;
+            }[];
+        };
+        Home: {
+            new_requests: number | null;
+            quotes_awaiting_response: number | null;
+            jobs_to_invoice: number | null;
+            overdue_invoices: {
+                count: number;
+                amount_due: number;
+            } | null;
+            payments_by_month: {
+                /** @description YYYY-MM */
+                month: string;
+                amount: number;
+                count: number;
+            }[] | null;
+            activity: {
+                /** @description The webhook event name, e.g. `new_quote` */
+                event: string;
+                at: string;
+                /** @description `contacts`, `requests`, `quotes`, `jobs`, `invoices` or `events` */
+                resource: string;
+                /** @description The record (for `payment_received`: its invoice) */
+                id: number;
+                number: number | null;
+                name: string | null;
+                status: string | null;
+                user: {
+                    /** Format: uuid */
+                    id: string;
+                    first_name: string | null;
+                    last_name: string | null;
+                } | null;
+            }[];
+        };
+        GetSetupLinkBody: {
+            token: string;
+        };
+        AuthSetupInfo: {
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            workspace: {
+                id: number;
+                name: string;
+            };
+            /** @description true: the person signs in and joins ("Join workspace"); false: they create their password */
+            has_password: boolean;
+        };
         GetEmbeddedFormFieldsBody: {
             apiKey: string;
             workspaceId?: number;
@@ -2324,7 +2953,7 @@ export interface components {
             status: string;
             type: string;
             contact_id: number | null;
-            total: number;
+            total?: number;
             created_at: string;
         };
         InvoiceListItem: {
@@ -2364,13 +2993,90 @@ export interface components {
             options: string[] | null;
             required: boolean;
             created_at: string;
+            updated_at: string;
+        };
+        MessageListItem: {
+            id: number;
+            channel: string;
+            type: string;
+            to: string;
+            subject: string | null;
+            /** @description one of: queued, sent, not_sent, failed */
+            status: string;
+            created_at: string;
+            sent_at: string | null;
+            attempts: number;
+            next_attempt_at: string | null;
+            error: string | null;
+            module_type: string;
+            module_id: number;
+            contact_id: number | null;
+        };
+        NotificationSettingListItem: {
+            /** @enum {unknown} */
+            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer";
+            /** @description the customer email of this type is sent */
+            email: boolean;
+            /** @description the SMS is sent too (where the SMS plan and the contact consent allow it) */
+            sms: boolean;
+            templates: {
+                subject: string | null;
+                text: string | null;
+                html: string | null;
+                sms: string | null;
+            };
+            defaults: {
+                subject: string;
+                text: string;
+                sms: string;
+            };
+            placeholders: string[];
         };
         DeletionListItem: {
             /** @enum {unknown} */
-            resource: "contacts" | "properties" | "requests" | "quotes" | "jobs" | "invoices" | "events" | "time_entries" | "services" | "tax_rates" | "quote_templates" | "uploads";
+            resource: "contacts" | "properties" | "requests" | "quotes" | "jobs" | "invoices" | "events" | "time_entries" | "services" | "tax_rates" | "quote_templates" | "custom_fields" | "uploads";
             id: number;
             /** Format: date-time */
             deleted_at: string;
+        };
+        KeyListItem: {
+            id: number;
+            name: string | null;
+            type: string;
+            scopes: string[];
+            /** Format: uuid */
+            user_id: string | null;
+            created_at: string;
+            updated_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        WebhookDeliveryListItem: {
+            id: number;
+            /** Format: uuid */
+            webhook_id: string;
+            subscription_id: number;
+            event: string;
+            /** @description one of: pending, delivered, failed */
+            status: string;
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            created_at: string;
+            delivered_at: string | null;
+        };
+        TeamInviteListItem: {
+            id: number;
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            role: string;
+            first_name: string | null;
+            last_name: string | null;
+            created_at: string;
+            last_sent_at: string | null;
+            expires_at: string | null;
         };
         CreateContactBody: {
             first_name: string;
@@ -2384,7 +3090,7 @@ export interface components {
             company?: string | null;
             company_department?: string | null;
             company_position?: string | null;
-            /** @enum {unknown} */
+            /** @enum {string|null} */
             title?: "mr" | "mrs" | "miss" | "ms" | "dr" | "prof" | "rev" | null;
             /** @enum {unknown} */
             type?: "none" | "customer" | "lead" | "former_customer" | "contractor" | "partner" | "vendor" | "other";
@@ -2405,7 +3111,7 @@ export interface components {
             company?: string | null;
             company_department?: string | null;
             company_position?: string | null;
-            /** @enum {unknown} */
+            /** @enum {string|null} */
             title?: "mr" | "mrs" | "miss" | "ms" | "dr" | "prof" | "rev" | null;
             /** @enum {unknown} */
             type?: "none" | "customer" | "lead" | "former_customer" | "contractor" | "partner" | "vendor" | "other";
@@ -2446,6 +3152,22 @@ export interface components {
             property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
             /** @enum {unknown} */
             role?: "owner" | "tenant" | "manager" | "agent" | "other";
+        };
+        UpdateWorkspaceBody: {
+            name?: string;
+            country?: string | null;
+            currency?: string | null;
+            timezone?: string | null;
+            industry?: string | null;
+            about?: string | null;
+            reply_to?: string | null;
+            /** @enum {unknown} */
+            week_start?: "monday" | "sunday";
+            address?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            website?: string | null;
+            tax_number?: string | null;
         };
         UpdateUploadBody: {
             name?: string;
@@ -2567,6 +3289,8 @@ export interface components {
             line_items?: {
                 /** Format: uuid */
                 id?: string;
+                /** @enum {string} */
+                _type?: "lineItem";
                 name: string;
                 description?: string | null;
                 quantity?: number;
@@ -2618,6 +3342,8 @@ export interface components {
             line_items?: {
                 /** Format: uuid */
                 id?: string;
+                /** @enum {string} */
+                _type?: "lineItem";
                 name: string;
                 description?: string | null;
                 quantity?: number;
@@ -2638,6 +3364,89 @@ export interface components {
         UpdateJobStatusBody: {
             /** @enum {unknown} */
             status: "draft" | "scheduled" | "in_progress" | "completed" | "cancelled";
+        };
+        UpdateJobStatusResult: {
+            id: number;
+            workspace_id: number;
+            number: number;
+            name: string | null;
+            contact_id: number | null;
+            property_id: number | null;
+            request_id: number | null;
+            quote_id: number | null;
+            salesperson_id: string | null;
+            type: string;
+            expected_end_date: string | null;
+            expenses: {
+                id: string;
+                name: string;
+                description: string | null;
+                date: string | null;
+                amount: number;
+                category: string | null;
+                receipt_upload_id: number | null;
+            }[];
+            line_items: {
+                id: string;
+                /** @enum {string} */
+                _type: "lineItem";
+                name: string;
+                description: string | null;
+                quantity: number;
+                unitPrice: number;
+                taxable: boolean;
+                optional: boolean;
+            }[];
+            discount: number;
+            /** @enum {unknown} */
+            discount_unit: "%" | "$";
+            deposit: number;
+            /** @enum {unknown} */
+            deposit_unit: "%" | "$";
+            tax_rate: number;
+            tax_rate_id: number | null;
+            total: number;
+            status: string;
+            custom_fields: unknown;
+            created_at: string;
+            updated_at: string;
+            contact: {
+                id: number;
+                first_name: string;
+                last_name: string;
+                email: string | null;
+                phone: string | null;
+            } | null;
+            property: {
+                id: number;
+                address: {
+                    street: string;
+                    street_2: string;
+                    city: string;
+                    state: string;
+                    postal_code: string;
+                    country: string;
+                };
+                property_type: string;
+            } | null;
+            request: {
+                id: number;
+                number: number;
+                name: string | null;
+                status: string;
+            } | null;
+            quote: {
+                id: number;
+                number: number;
+                name: string | null;
+                status: string;
+            } | null;
+            salesperson: {
+                /** Format: uuid */
+                id: string;
+                first_name: string | null;
+                last_name: string | null;
+            } | null;
         };
         CreateInvoiceBody: {
             name?: string | null;
@@ -2667,6 +3476,8 @@ export interface components {
             line_items?: {
                 /** Format: uuid */
                 id?: string;
+                /** @enum {string} */
+                _type?: "lineItem";
                 name: string;
                 description?: string | null;
                 quantity?: number;
@@ -2734,6 +3545,8 @@ export interface components {
             line_items?: {
                 /** Format: uuid */
                 id?: string;
+                /** @enum {string} */
+                _type?: "lineItem";
                 name: string;
                 description?: string | null;
                 quantity?: number;
@@ -2760,6 +3573,8 @@ export interface components {
             line_items?: {
                 /** Format: uuid */
                 id?: string;
+                /** @enum {string} */
+                _type?: "lineItem";
                 name: string;
                 description?: string | null;
                 quantity?: number;
@@ -2777,18 +3592,33 @@ export interface components {
             tax_rate_id?: number | null;
             total?: number;
         };
+        CreateCustomFieldBody: {
+            /** @enum {unknown} */
+            module_type: "contact" | "request" | "quote" | "job" | "invoice";
+            key: string;
+            label: string;
+            /** @enum {unknown} */
+            type: "text" | "number" | "boolean" | "date" | "select";
+            options?: string[] | null;
+            required?: boolean;
+        };
+        UpdateCustomFieldBody: {
+            label?: string;
+            options?: string[];
+            required?: boolean;
+        };
         CreateNotificationBody: {
             /** @enum {unknown} */
-            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder";
+            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer";
             module_id: number;
         };
         CreateNotificationResult: {
             /** @enum {boolean} */
             queued: true;
             /** @enum {unknown} */
-            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder";
+            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer";
             /** @enum {unknown} */
-            module: "quotes" | "invoices" | "events";
+            module: "quotes" | "invoices" | "events" | "contacts";
             module_id: number;
             recipient: {
                 contact_id: number;
@@ -2796,10 +3626,74 @@ export interface components {
                 email: string;
             };
         };
+        UpdateNotificationSettingsBody: {
+            /** @enum {unknown} */
+            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer";
+            email?: boolean;
+            sms?: boolean;
+            templates?: {
+                subject?: string | null;
+                text?: string | null;
+                html?: string | null;
+                sms?: string | null;
+            };
+        };
+        CreateNotificationSettingsPreviewBody: {
+            /** @enum {unknown} */
+            type: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer";
+            templates?: {
+                subject?: string | null;
+                text?: string | null;
+                html?: string | null;
+                sms?: string | null;
+            };
+        };
+        CreateNotificationSettingsPreviewResult: {
+            subject: string;
+            text: string;
+            html: string;
+            sms: string;
+        };
         CreateHubLinkResult: {
             /** @description PUBLIC_URL/hub/<token>: the customer hub of this contact */
             url: string;
             expires_at: string;
+        };
+        CreateKeyBody: {
+            /** @enum {unknown} */
+            type: "general" | "rest" | "embed_forms" | "automation" | "plugin";
+            name?: string;
+            scopes?: string[];
+            /** Format: uuid */
+            user_id?: string;
+        };
+        CreateKeyResult: {
+            id: number;
+            name: string | null;
+            type: string;
+            scopes: string[];
+            /** Format: uuid */
+            user_id: string | null;
+            created_at: string;
+            updated_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            token: string | null;
+        };
+        CreateTeamInviteBody: {
+            /** Format: email */
+            email: string;
+            /** @enum {unknown} */
+            role: "owner" | "admin" | "manager" | "member";
+            first_name?: string;
+            last_name?: string;
+        };
+        UpdateUserBody: {
+            /** @enum {unknown} */
+            role?: "owner" | "admin" | "manager" | "member";
+            first_name?: string | null;
+            last_name?: string | null;
+            job_title?: string | null;
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
@@ -2808,6 +3702,40 @@ export interface components {
         };
         UnsubscribeWebhookBody: {
             subscription_id: number;
+        };
+        SignInBody: {
+            email: string;
+            password: string;
+        };
+        SignOutResult: {
+            signed_out: boolean;
+        };
+        ForgotPasswordBody: {
+            /** Format: email */
+            email: string;
+        };
+        ForgotPasswordResult: {
+            message: string;
+        };
+        ResetPasswordBody: {
+            token: string;
+            password: string;
+        };
+        SetUpAccountBody: {
+            token: string;
+            first_name?: string;
+            last_name?: string;
+            password?: string;
+        };
+        SwitchWorkspaceBody: {
+            workspace_id: number;
+        };
+        ChangePasswordBody: {
+            current_password: string;
+            new_password: string;
+        };
+        ChangePasswordResult: {
+            changed: boolean;
         };
         CreateInternalRequestBody: {
             workspace_id: number;
@@ -3087,6 +4015,9 @@ export interface components {
         /** @description Invalid request: malformed JSON, or a query or body that fails validation (`details` names each field; D4) */
         BadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3096,6 +4027,9 @@ export interface components {
         /** @description Missing, malformed or revoked API key */
         Unauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3105,6 +4039,9 @@ export interface components {
         /** @description The key's scopes do not allow this operation */
         Forbidden: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3114,6 +4051,9 @@ export interface components {
         /** @description No such resource in the key's workspace (another workspace's id included) */
         NotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3123,6 +4063,21 @@ export interface components {
         /** @description The change conflicts with existing records */
         Conflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not JSON */
+        UnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3132,6 +4087,9 @@ export interface components {
         /** @description Validation failed (`details` names each field; D4) */
         UnprocessableEntity: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3141,8 +4099,22 @@ export interface components {
         /** @description Rate limit exceeded; `Retry-After` gives the seconds to wait */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected failure; nothing was committed, and the answer is in the same envelope */
+        InternalServerError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3163,7 +4135,18 @@ export interface components {
         ServiceTimestamp: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests allowed per window for this API key (API_RATE_LIMIT) */
+        XRateLimitLimit: number;
+        /** @description Requests left in the current window */
+        XRateLimitRemaining: number;
+        /** @description Seconds until the window resets */
+        XRateLimitReset: number;
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+        /** @description The body fields this write ignored (unknown or read-only), as comma-separated dotted paths, e.g. `emial, address.zip_cod`; absent when none was */
+        IgnoredFields: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3208,6 +4191,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +4209,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createContact: {
@@ -3244,6 +4231,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,6 +4250,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getContact: {
@@ -3275,6 +4267,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +4284,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateContact: {
@@ -3312,6 +4308,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3328,6 +4328,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteContact: {
@@ -3347,6 +4348,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3362,6 +4366,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listProperties: {
@@ -3403,6 +4408,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,6 +4426,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listContactProperties: {
@@ -3460,6 +4469,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +4488,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createContactProperty: {
@@ -3499,6 +4512,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +4533,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateContactProperty: {
@@ -3540,6 +4558,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,6 +4579,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteContactProperty: {
@@ -3577,6 +4600,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3591,6 +4617,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listUsers: {
@@ -3631,6 +4658,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3646,6 +4676,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getWorkspace: {
@@ -3660,6 +4691,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3673,6 +4707,126 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Workspace"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PNG or JPEG image, at most 1 MB (the type is told by the bytes)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Workspace"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Workspace"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listUploads: {
@@ -3716,6 +4870,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +4889,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createUpload: {
@@ -3776,6 +4934,9 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +4952,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getUpload: {
@@ -3807,6 +4969,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +4986,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteUpload: {
@@ -3840,6 +5006,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3854,6 +5023,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateUpload: {
@@ -3877,6 +5047,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +5066,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listComments: {
@@ -3934,6 +5109,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +5128,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createComment: {
@@ -3971,6 +5150,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,6 +5169,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getComment: {
@@ -4002,6 +5186,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +5203,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteComment: {
@@ -4035,6 +5223,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4049,6 +5240,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listEvents: {
@@ -4083,6 +5275,7 @@ export interface operations {
                 end_date?: string;
                 job_id?: number;
                 request_id?: number;
+                contact_id?: number;
                 type?: "appointment" | "task" | "event";
                 assignee_ids?: string;
                 /** @description comma-separated: pending, in_progress, scheduled, cancelled, missed, completed */
@@ -4097,6 +5290,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4112,6 +5308,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createEvent: {
@@ -4133,6 +5330,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4147,6 +5348,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getEvent: {
@@ -4163,6 +5365,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4177,6 +5382,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateEvent: {
@@ -4200,6 +5406,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,6 +5425,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteEvent: {
@@ -4234,6 +5445,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4248,6 +5462,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateEventStatus: {
@@ -4271,6 +5486,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,6 +5505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listTimeEntries: {
@@ -4332,6 +5552,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +5570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createTimeEntry: {
@@ -4368,6 +5592,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +5610,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getTimeEntry: {
@@ -4398,6 +5627,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4412,6 +5644,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateTimeEntry: {
@@ -4435,6 +5668,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4450,6 +5687,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteTimeEntry: {
@@ -4469,6 +5707,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +5724,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listTimesheets: {
@@ -4527,6 +5769,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4542,6 +5787,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getTimesheet: {
@@ -4558,6 +5804,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,6 +5821,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateTimesheetStatus: {
@@ -4595,6 +5845,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4610,6 +5864,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listRequests: {
@@ -4653,6 +5908,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4668,6 +5926,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createRequest: {
@@ -4689,6 +5948,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4703,6 +5966,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getRequest: {
@@ -4719,6 +5983,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4733,6 +6000,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateRequest: {
@@ -4756,6 +6024,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +6043,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteRequest: {
@@ -4790,6 +6063,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +6080,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateRequestStatus: {
@@ -4827,6 +6104,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4842,6 +6123,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listQuotes: {
@@ -4887,6 +6169,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4902,6 +6187,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createQuote: {
@@ -4923,6 +6209,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,6 +6227,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getQuote: {
@@ -4953,6 +6244,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4967,6 +6261,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateQuote: {
@@ -4990,6 +6285,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +6304,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteQuote: {
@@ -5024,6 +6324,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5038,6 +6341,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateQuoteStatus: {
@@ -5061,6 +6365,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,6 +6384,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createQuoteFromRequest: {
@@ -5095,6 +6404,9 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +6421,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listJobs: {
@@ -5153,6 +6466,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +6484,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createJob: {
@@ -5189,6 +6506,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5203,6 +6524,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getJob: {
@@ -5219,6 +6541,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5233,6 +6558,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateJob: {
@@ -5256,6 +6582,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5271,6 +6601,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteJob: {
@@ -5290,6 +6621,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +6638,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateJobStatus: {
@@ -5327,13 +6662,17 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["UpdateJobStatusResult"];
                     };
                 };
             };
@@ -5342,6 +6681,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listInvoices: {
@@ -5389,6 +6729,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +6747,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createInvoice: {
@@ -5425,6 +6769,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +6787,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getInvoice: {
@@ -5455,6 +6804,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5469,6 +6821,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateInvoice: {
@@ -5492,6 +6845,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,6 +6865,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteInvoice: {
@@ -5527,6 +6885,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +6903,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateInvoiceStatus: {
@@ -5565,6 +6927,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +6947,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listInvoicePayments: {
@@ -5597,6 +6964,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5611,6 +6981,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createInvoicePayment: {
@@ -5634,6 +7005,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5650,6 +7025,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteInvoicePayment: {
@@ -5670,6 +7046,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5685,6 +7064,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createInvoiceFromJob: {
@@ -5704,6 +7084,9 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,6 +7101,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listServices: {
@@ -5759,6 +7143,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,6 +7161,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createService: {
@@ -5795,6 +7183,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5809,6 +7201,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getService: {
@@ -5825,6 +7218,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +7235,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateService: {
@@ -5862,6 +7259,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,6 +7278,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteService: {
@@ -5896,6 +7298,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5910,6 +7315,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listTaxRates: {
@@ -5950,6 +7356,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5965,6 +7374,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createTaxRate: {
@@ -5986,6 +7396,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +7414,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getTaxRate: {
@@ -6016,6 +7431,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6030,6 +7448,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateTaxRate: {
@@ -6053,6 +7472,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6068,6 +7491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteTaxRate: {
@@ -6087,6 +7511,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6101,6 +7528,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listQuoteTemplates: {
@@ -6141,6 +7569,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6156,6 +7587,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createQuoteTemplate: {
@@ -6177,6 +7609,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,6 +7627,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getQuoteTemplate: {
@@ -6207,6 +7644,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6221,6 +7661,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     updateQuoteTemplate: {
@@ -6244,6 +7685,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6259,6 +7704,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     deleteQuoteTemplate: {
@@ -6278,6 +7724,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6292,6 +7741,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createQuoteFromTemplate: {
@@ -6311,6 +7761,9 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +7778,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listCustomFields: {
@@ -6366,6 +7820,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,6 +7838,127 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createCustomField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomFieldBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomFieldListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCustomField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomFieldBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomFieldListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteCustomField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createNotification: {
@@ -6402,6 +7980,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,6 +7998,180 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                search?: string;
+                sort_by?: "id" | "created_at" | "sent_at" | "updated_at";
+                sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
+                channel?: "email" | "sms";
+                status?: "queued" | "sent" | "not_sent" | "failed";
+                type?: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer" | "team_invite" | "password_reset";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MessageListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["NotificationSettingListItem"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["NotificationSettingListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createNotificationSettingsPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationSettingsPreviewBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateNotificationSettingsPreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listDeletions: {
@@ -6423,12 +8179,16 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description The one order: by deletion time (then id) */
+                sort_by?: "deleted_at";
+                /** @description Oldest first (`asc`, the default) or newest first */
+                sort_direction?: "asc" | "desc";
                 /**
                  * @description Deletions at or after this instant (ISO 8601 with `Z` or an offset)
                  * @example 2026-01-01T00:00:00Z
                  */
                 since?: string;
-                /** @description Comma-separated: contacts, properties, requests, quotes, jobs, invoices, events, time_entries, services, tax_rates, quote_templates, uploads */
+                /** @description Comma-separated: contacts, properties, requests, quotes, jobs, invoices, events, time_entries, services, tax_rates, quote_templates, custom_fields, uploads */
                 resource?: string;
             };
             header?: never;
@@ -6440,6 +8200,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6455,6 +8218,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createHubLink: {
@@ -6474,6 +8238,9 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +8255,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     revokeHubLinks: {
@@ -6507,6 +8275,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,6 +8292,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getQuotePdf: {
@@ -6537,6 +8309,9 @@ export interface operations {
             /** @description The document as a PDF (`Content-Disposition: attachment`) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +8322,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getInvoicePdf: {
@@ -6563,6 +8339,9 @@ export interface operations {
             /** @description The document as a PDF (`Content-Disposition: attachment`) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6573,6 +8352,599 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                search?: string;
+                sort_by?: "id" | "created_at" | "last_used_at" | "name" | "updated_at";
+                sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
+                type?: "general" | "rest" | "embed_forms" | "automation" | "plugin";
+                /** @description true: only revoked keys; false: only live ones */
+                revoked?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["KeyListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateKeyResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                search?: string;
+                sort_by?: "id" | "created_at" | "next_attempt_at" | "delivered_at" | "updated_at";
+                sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
+                status?: "pending" | "delivered" | "failed";
+                subscription_id?: number;
+                event?: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid" | "contact_updated" | "contact_deleted" | "request_deleted" | "quote_updated" | "quote_deleted" | "job_updated" | "job_deleted" | "invoice_updated" | "invoice_deleted" | "new_event" | "event_updated" | "event_deleted" | "payment_received";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createWebhookDeliveryRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryListItem"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listTeamInvites: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                search?: string;
+                sort_by?: "id" | "email" | "role" | "created_at" | "updated_at";
+                sort_direction?: "asc" | "desc";
+                /**
+                 * @description Records updated at or after this instant (ISO 8601 with `Z` or an offset)
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_since?: string;
+                /**
+                 * @description Records updated before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                updated_before?: string;
+                /**
+                 * @description Records created at or after this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_since?: string;
+                /**
+                 * @description Records created before this instant
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamInviteListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createTeamInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamInviteBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamInviteListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createTeamInviteResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamInviteListItem"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteTeamInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["UserListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getHome: {
+        parameters: {
+            query?: {
+                /** @description How many activity entries (default 15) */
+                activity_limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Home"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     subscribeWebhook: {
@@ -6594,6 +8966,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6615,6 +8991,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     listWebhookSubscriptions: {
@@ -6632,6 +9009,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6654,6 +9034,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     unsubscribeWebhook: {
@@ -6675,6 +9056,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +9074,299 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignOutResult"];
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignOutResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ForgotPasswordResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetSetupLinkBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuthSetupInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setUpAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetUpAccountBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    switchWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchWorkspaceBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ChangePasswordResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     createInternalRequest: {
@@ -6707,6 +9385,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6724,6 +9403,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getEmbeddedFormFields: {
@@ -6742,6 +9422,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +9434,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     submitEmbeddedForm: {
@@ -6771,6 +9455,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +9467,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     newRequestWebhook: {

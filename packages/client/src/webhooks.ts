@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256Hex } from './hmac.ts';
 
 /** Node's `req.headers`, a fetch `Headers`, or any object of header names (any case) to values. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
@@ -18,12 +18,15 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return undefined;
 }
 
-const hmac = (secret: string, data: string | Buffer) => createHmac('sha256', secret).update(data).digest('hex');
+const utf8 = new TextEncoder();
+const hmac = (secret: string, data: Uint8Array) => hmacSha256Hex(utf8.encode(secret), data);
 
+/** Compares in time independent of where the strings differ (no early exit). */
 function same(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  if (given.length !== expected.length) return false;
+  let diff = 0;
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return diff === 0;
 }
 
 /**
@@ -33,15 +36,19 @@ function same(given: string, expected: string): boolean {
  * and refused when older (or newer) than `toleranceSeconds`; without it, the
  * older `X-Service-Signature` (HMAC of the body alone, no replay protection).
  */
-export function verifyWebhook(rawBody: string | Buffer, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): boolean {
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): boolean {
   const { toleranceSeconds = 300, now = Date.now() / 1000 } = options;
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+  const body = typeof rawBody === 'string' ? utf8.encode(rawBody) : rawBody;
   const timestamped = header(headers, 'fieldwork-signature');
   if (timestamped !== undefined) {
     const m = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(timestamped.trim());
     if (!m) return false;
     if (Math.abs(now - Number(m[1])) > toleranceSeconds) return false; // stale: a replay
-    return same(m[2], hmac(secret, Buffer.concat([Buffer.from(`${m[1]}.`), body])));
+    const prefix = utf8.encode(`${m[1]}.`);
+    const signed = new Uint8Array(prefix.length + body.length);
+    signed.set(prefix);
+    signed.set(body, prefix.length);
+    return same(m[2], hmac(secret, signed));
   }
   const plain = header(headers, 'x-service-signature');
   return plain !== undefined && same(plain.trim().toLowerCase(), hmac(secret, body));

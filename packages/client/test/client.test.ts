@@ -180,6 +180,33 @@ describe('client retries', () => {
   });
 });
 
+describe('onIgnoredFields (E19)', () => {
+  test('gets the decoded paths of the answer returned, once, not those of a retried one; the default warns', async () => {
+    let n = 0;
+    const seen: { fields: string[]; method: string }[] = [];
+    const answer = (status: number, ignored: string) => new Response('{"success":true,"data":{}}', { status, headers: { 'content-type': 'application/json', 'fieldwork-ignored-fields': ignored } });
+    const api = createClient({
+      baseUrl: 'http://fieldwork.invalid',
+      apiKey: 'wk_1.x',
+      retryDelayMs: 1,
+      fetch: async () => (++n === 1 ? answer(503, 'from_the_retry') : answer(201, 'emial, %C3%A9m%2Cail, +3 more')),
+      onIgnoredFields: (fields, req) => seen.push({ fields, method: req.method }),
+    });
+    await api.POST('/api/v1/contacts', { body: { first_name: 'A', last_name: 'B' } });
+    assert.deepEqual(seen, [{ fields: ['emial', 'ém,ail', '+3 more'], method: 'POST' }]);
+
+    const warned: unknown[][] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args);
+    try {
+      await createClient({ baseUrl: 'http://fieldwork.invalid', apiKey: 'wk_1.x', fetch: async () => answer(201, 'phon') }).POST('/api/v1/contacts', { body: { first_name: 'A', last_name: 'B' } });
+    } finally {
+      console.warn = original;
+    }
+    assert.deepEqual(warned, [['Fieldwork ignored a field of POST http://fieldwork.invalid/api/v1/contacts: phon']]);
+  });
+});
+
 describe('verifyWebhook', () => {
   const secret = 'whsec_test_secret';
   const body = JSON.stringify({ event: 'new_contact', workspace_id: 1, timestamp: '2025-01-01T00:00:00.000Z', data: { id: 1 }, meta: { webhook_id: 'x', delivery_attempt: 1, link: 'l' } });
