@@ -1,0 +1,84 @@
+// The shell of every signed-in page (A2): header (Menu on phones, Search,
+// Account), the Main navigation per role, and the page's own content.
+import { AppShell, Burger, Button, Group, Menu, NavLink, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import './shell.css';
+import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { api, unwrap } from '../lib/api.ts';
+import { useMe, useResetSession } from '../lib/session.ts';
+import { navFor } from './navigation.ts';
+import { HeaderSearch } from './search.tsx';
+
+export function Shell() {
+  const me = useMe();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const reset = useResetSession();
+  const signOut = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/sign-out')),
+    onSettled: async () => {
+      await reset(null); // RequireSession then sends this page to sign-in
+    },
+  });
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 210, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="sm" gap="xs" wrap="nowrap" justify="space-between">
+          <Group gap="xs" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" aria-expanded={opened} />
+            <Text component={Link} to="/" fw={700} c="blue.8" visibleFrom="xs" style={{ textDecoration: 'none' }}>
+              Fieldwork
+            </Text>
+          </Group>
+          <HeaderSearch role={me.user.role} />
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button variant="subtle" px="xs">
+                Account
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>
+                {me.user.first_name} {me.user.last_name} · {me.workspace.name}
+              </Menu.Label>
+              <Menu.Item component={Link} to="/account">
+                Account settings
+              </Menu.Item>
+              {me.workspaces.length > 1 && (
+                <Menu.Item component={Link} to="/workspaces">
+                  Switch workspace
+                </Menu.Item>
+              )}
+              <Menu.Item onClick={() => signOut.mutate()}>Sign out</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+      {/* Collapsed on a phone, the navigation is hidden from keyboards and screen readers too (shell.css). */}
+      <AppShell.Navbar p="xs" aria-label="Main" className="fw-navbar" data-open={opened || undefined}>
+        {navFor(me.user.role).map((l) => (
+          <NavLink
+            key={l.to}
+            component={RouterNavLink}
+            to={l.to}
+            end={l.to === '/'}
+            label={l.label}
+            variant="filled"
+            active={l.to === '/' ? location.pathname === '/' : location.pathname.startsWith(l.to)}
+            onClick={close}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <div style={{ maxWidth: 1200 }}>
+          <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
+            <Outlet />
+          </Suspense>
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

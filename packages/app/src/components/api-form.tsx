@@ -1,0 +1,79 @@
+// Forms per A2: the API's validation errors next to their fields (Mantine sets
+// aria-invalid and aria-describedby from `error`), what was typed kept, and one
+// Idempotency-Key per submission so a double click or a retry writes once (E11).
+import { Alert } from '@mantine/core';
+import { type FormValidateInput, type UseFormReturnType, useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useRef } from 'react';
+import { ApiFailure } from '../lib/api.ts';
+
+export interface SubmitContext {
+  /** Send as the `Idempotency-Key` header of the write. */
+  idempotencyKey: string;
+}
+
+export interface ApiFormOptions<V extends Record<string, unknown>, R> {
+  initialValues: V;
+  /** Checks made before asking the server (optional; the server checks again). */
+  validate?: FormValidateInput<V>;
+  submit: (values: V, ctx: SubmitContext) => Promise<R>;
+  onSuccess?: (result: R, values: V) => void;
+}
+
+export interface ApiForm<V extends Record<string, unknown>> {
+  form: UseFormReturnType<V>;
+  onSubmit: (event?: FormEvent<HTMLFormElement>) => void;
+  pending: boolean;
+  /** A message for the whole form (no field named, or a refusal such as 401/403/409). */
+  error: string | null;
+}
+
+export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFormOptions<V, R>): ApiForm<V> {
+  const form = useForm<V>({ mode: 'controlled', initialValues: options.initialValues, validate: options.validate });
+  // The key lives as long as the values do: the same values sent again (a double
+  // click, a retry after a network error) reuse it; changed values get a new one.
+  const attempt = useRef<{ key: string; values: string } | null>(null);
+  const mutation = useMutation({
+    mutationFn: (values: V) => {
+      const json = JSON.stringify(values);
+      if (attempt.current?.values !== json) attempt.current = { key: crypto.randomUUID(), values: json };
+      return options.submit(values, { idempotencyKey: attempt.current.key });
+    },
+    onSuccess: (result, values) => {
+      attempt.current = null;
+      options.onSuccess?.(result, values);
+    },
+    onError: (err) => {
+      if (!(err instanceof ApiFailure)) return;
+      const fields = err.fieldErrors();
+      const known = Object.fromEntries(Object.entries(fields).filter(([k]) => k.split('.')[0] in form.getValues()));
+      form.setErrors(known);
+    },
+  });
+
+  const onSubmit = (event?: FormEvent<HTMLFormElement>) => {
+    event?.preventDefault();
+    if (mutation.isPending) return; // one write in flight per form
+    const checked = form.validate();
+    if (checked.hasErrors) return;
+    mutation.mutate(form.getValues());
+  };
+
+  let error: string | null = null;
+  if (mutation.error) {
+    const e = mutation.error;
+    const fieldCount = e instanceof ApiFailure ? Object.keys(e.fieldErrors()).length : 0;
+    error = fieldCount > 0 ? 'Check the highlighted fields.' : e instanceof ApiFailure ? e.message : 'Could not reach the server. Try again.';
+  }
+  return { form, onSubmit, pending: mutation.isPending, error };
+}
+
+/** The form-level message, announced to screen readers. */
+export function FormError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <Alert color="red" role="alert" variant="light">
+      {error}
+    </Alert>
+  );
+}

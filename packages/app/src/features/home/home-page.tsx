@@ -1,0 +1,201 @@
+// Home (A2): today's visits, the four counts with links, payments per month
+// (the chart's code loads only here) and recent activity. One GET /api/v1/home
+// plus the visits from GET /api/v1/events.
+import { Anchor, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useInViewport } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { Page } from '../../components/page.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatAgo, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
+import { type Activity, activityText, monthLabel, recordPath } from './activity.ts';
+
+const PaymentsChart = lazy(() => import('./payments-chart.tsx'));
+
+export default function HomePage() {
+  const me = useMe();
+  if (me.user.role === 'member') return <Navigate to="/my-day" replace />; // a member's home (A4)
+  return <Home />;
+}
+
+function Home() {
+  const me = useMe();
+  const home = useQuery({ queryKey: ['home'], queryFn: async () => (await unwrap(api.GET('/api/v1/home'))).data });
+  const d = home.data;
+  const ws = me.workspace;
+  return (
+    <Page title="Home">
+      <TodaysVisits />
+      <section aria-labelledby="counts-title">
+        <Title order={2} size="h4" id="counts-title" mb="xs">
+          Needs attention
+        </Title>
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+          <Count label="New requests" to="/requests?tab=new" value={d?.new_requests} />
+          <Count label="Quotes awaiting response" to="/quotes?tab=awaiting_response" value={d?.quotes_awaiting_response} />
+          <Count label="Jobs to invoice" to="/jobs?tab=to_invoice" value={d?.jobs_to_invoice} />
+          <Count
+            label="Overdue invoices"
+            to="/invoices?tab=overdue"
+            value={d?.overdue_invoices?.count}
+            extra={d?.overdue_invoices ? `${money(d.overdue_invoices.amount_due, ws)} due` : undefined}
+          />
+        </SimpleGrid>
+      </section>
+      <section aria-labelledby="activity-title">
+        <Title order={2} size="h4" id="activity-title" mb="xs">
+          Recent activity
+        </Title>
+        {home.isPending ? <Skeleton h={120} /> : <ActivityList items={d?.activity ?? []} />}
+      </section>
+      {d?.payments_by_month && (
+        <section aria-labelledby="payments-title">
+          <Title order={2} size="h4" id="payments-title" mb="xs">
+            Payments received
+          </Title>
+          <Payments months={d.payments_by_month} format={(n) => money(n, ws)} />
+        </section>
+      )}
+    </Page>
+  );
+}
+
+/** The chart's code loads once the card scrolls into view (it is most of Home's JavaScript); the table is always there. */
+function Payments({ months, format }: { months: { month: string; amount: number; count: number }[]; format: (n: number) => string }) {
+  const { ref, inViewport } = useInViewport();
+  const [seen, setSeen] = useState(false);
+  if (inViewport && !seen) setSeen(true);
+  return (
+    <Card withBorder ref={ref} mih={272}>
+      {seen && (
+        <Suspense fallback={<Skeleton h={240} />}>
+          <PaymentsChart months={months} format={format} />
+        </Suspense>
+      )}
+      <VisuallyHidden>
+        <table>
+          <caption>Payments received per month, last 12 months</caption>
+          <tbody>
+            {months.map((m) => (
+              <tr key={m.month}>
+                <th scope="row">{monthLabel(m.month)}</th>
+                <td>{format(m.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </VisuallyHidden>
+    </Card>
+  );
+}
+
+function Count({ label, to, value, extra }: { label: string; to: string; value: number | null | undefined; extra?: string }) {
+  if (value === null) return null; // a section this session may not read
+  return (
+    <Card withBorder padding="sm">
+      <Text size="xl" fw={700} data-count={label}>
+        {value ?? '–'}
+      </Text>
+      <Anchor component={Link} to={to} fw={500}>
+        {label}
+      </Anchor>
+      {extra && (
+        <Text size="sm" c="dimmed" data-amount-due>
+          {extra}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function TodaysVisits() {
+  const me = useMe();
+  const [whose, setWhose] = useState<'all' | 'mine'>('all');
+  const today = todayIn(me.workspace.timezone);
+  const visits = useQuery({
+    queryKey: ['events', 'today', today, whose],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/v1/events', {
+          params: { query: { start_date: today, end_date: today, sort_by: 'start_date', sort_direction: 'asc', per_page: 50, ...(whose === 'mine' ? { assignee_ids: me.user.id } : {}) } },
+        }),
+      ),
+  });
+  const rows = [...(visits.data?.data ?? [])].sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
+  return (
+    <section aria-labelledby="visits-title">
+      <Group justify="space-between" mb="xs" wrap="wrap">
+        <Title order={2} size="h4" id="visits-title">
+          Today's visits
+        </Title>
+        <SegmentedControl
+          size="xs"
+          value={whose}
+          onChange={(v) => setWhose(v === 'mine' ? 'mine' : 'all')}
+          data={[
+            { value: 'all', label: 'All visits' },
+            { value: 'mine', label: 'My visits' },
+          ]}
+          aria-label="Whose visits"
+        />
+      </Group>
+      <Card withBorder padding="sm">
+        {visits.isPending ? (
+          <Skeleton h={40} />
+        ) : rows.length === 0 ? (
+          <Text c="dimmed">No visits today.</Text>
+        ) : (
+          <Stack gap="xs">
+            {rows.map((v) => (
+              <Group key={v.id} gap="sm" wrap="nowrap" align="flex-start">
+                <Text fw={600} w={80} style={{ flexShrink: 0 }}>
+                  {v.all_day || !v.start_time ? 'All day' : formatTime(`${v.start_date}T${v.start_time}:00Z`, 'UTC')}
+                </Text>
+                <div style={{ minWidth: 0 }}>
+                  <Text style={{ overflowWrap: 'anywhere' }}>
+                    {v.job_id ? (
+                      <Anchor component={Link} to={`/jobs/${v.job_id}`}>
+                        {v.name || 'Job visit'}
+                      </Anchor>
+                    ) : (
+                      v.name || 'Visit'
+                    )}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {[statusLabel(v.status), v.assignee_ids.includes(me.user.id) ? 'assigned to you' : v.assignee_ids.length ? `${v.assignee_ids.length} assigned` : 'not assigned']
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </Text>
+                </div>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Card>
+    </section>
+  );
+}
+
+function ActivityList({ items }: { items: Activity[] }) {
+  if (!items.length) return <Text c="dimmed">Nothing yet.</Text>;
+  return (
+    <List spacing={6} listStyleType="none" p={0}>
+      {items.map((a, i) => (
+        <List.Item key={`${a.at}-${i}`}>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            <Anchor component={Link} to={recordPath(a)}>
+              {activityText(a)}
+            </Anchor>
+            {a.user && ` · ${[a.user.first_name, a.user.last_name].filter(Boolean).join(' ')}`}
+            <Text span c="dimmed" size="sm">
+              {' · '}
+              <time dateTime={a.at}>{formatAgo(a.at)}</time>
+            </Text>
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}

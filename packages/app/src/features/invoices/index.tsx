@@ -1,0 +1,287 @@
+// Invoices (A3): list by status with balance (overdue marked), the editor
+// (the shared one, with payment terms deriving the due date as E2 does on the
+// server), and the invoice's page: Send to client, Download PDF, Record
+// payment (E3's errors in the dialog), Void per payment, E4's status.
+import type { components } from '@fieldwork/client';
+import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
+import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
+import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
+import { Files } from '../../components/files.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { Notes } from '../../components/notes.tsx';
+import { CustomFieldList } from '../../components/custom-fields.tsx';
+import { Page } from '../../components/page.tsx';
+import { fullName } from '../../components/pickers.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
+
+const STATUSES = ['draft', 'scheduled', 'sent', 'partially_paid', 'overdue', 'paid', 'cancelled'] as const;
+const TERMS = ['due_on_receipt', 'net_7', 'net_14', 'net_30', 'net_60', 'net_90'] as const;
+type Terms = (typeof TERMS)[number];
+const asTerms = (v: string | undefined): Terms | undefined => TERMS.find((t) => t === v);
+const METHODS = ['cash', 'check', 'card', 'bank_transfer', 'other'] as const;
+type Method = (typeof METHODS)[number];
+const asMethod = (v: string): Method => METHODS.find((m) => m === v) ?? 'other';
+
+export default function InvoicesRoutes() {
+  return (
+    <Routes>
+      <Route index element={<InvoicesList />} />
+      <Route path=":id" element={<InvoicePage />} />
+      <Route path=":id/edit" element={<InvoiceEditor />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+function InvoicesList() {
+  const ws = useMe().workspace;
+  return (
+    <Page title="Invoices">
+      <DataList<components['schemas']['InvoiceListItem']>
+        queryKey="invoices"
+        caption="Invoices"
+        searchLabel="Search invoices"
+        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
+        defaultSort={{ by: 'created_at', direction: 'desc' }}
+        rowKey={(i) => i.id}
+        rowLink={(i) => `/invoices/${i.id}`}
+        columns={[
+          { key: 'number', label: 'Invoice', sortable: true, render: (i) => `Invoice #${i.number}` },
+          { key: 'status', label: 'Status', render: (i) => <StatusBadge status={i.status} /> },
+          { key: 'total', label: 'Total', sortable: true, wide: true, render: (i) => money(i.total, ws) },
+          { key: 'balance', label: 'Balance', render: (i) => (i.status === 'overdue' ? <Text c="red.9" fw={600} size="sm">{`${money(i.balance, ws)} overdue`}</Text> : money(i.balance, ws)) },
+          { key: 'due_date', label: 'Due', sortable: true, wide: true, render: (i) => formatDate(i.due_date) },
+        ]}
+        fetchPage={(p) =>
+          unwrap(
+            api.GET('/api/v1/invoices', {
+              params: {
+                query: {
+                  ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const),
+                  ...(p.tab ? { status: p.tab } : {}),
+                },
+              },
+            }),
+          )
+        }
+        empty="No invoices."
+      />
+    </Page>
+  );
+}
+
+function InvoiceEditor() {
+  const id = Number(useParams().id);
+  const ws = useMe().workspace;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const invoice = useQuery({ queryKey: ['invoices', id], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}', { params: { path: { id } } })) });
+  if (!invoice.data) return invoice.isError ? <Page title="Invoice not found" /> : <Loader aria-label="Loading" />;
+  const inv = invoice.data.data;
+  return (
+    <Page title={`Edit invoice #${inv.number}`}>
+      <DocumentEditor
+        initial={documentValues(inv, null, { date: inv.date ?? '', payment_terms: inv.payment_terms ?? '', due_date: inv.due_date ?? '' })}
+        moduleType="invoice"
+        create={false}
+        saveLabel="Save invoice"
+        workspace={ws}
+        extra={(bind) => (
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Issue date" type="date" value={bind('date').value} onChange={(e) => bind('date').onChange(e.currentTarget.value)} />
+            <Select
+              label="Payment terms"
+              clearable
+              data={TERMS.map((t) => ({ value: t, label: statusLabel(t).replace('Net ', 'Net ') }))}
+              value={bind('payment_terms').value || null}
+              onChange={(v) => bind('payment_terms').onChange(v ?? '')}
+            />
+            <TextInput label="Due date" type="date" description="Empty: from the terms" value={bind('due_date').value} onChange={(e) => bind('due_date').onChange(e.currentTarget.value)} />
+          </SimpleGrid>
+        )}
+        submit={(v, ctx) => {
+          const { idempotencyKey } = ctx;
+          const terms = asTerms(v.extra.payment_terms);
+          // E2: a due date left empty is derived by the server from the date and the terms.
+          const dueChanged = v.extra.due_date !== (inv.due_date ?? '');
+          const body = {
+            ...documentBody(v, ctx),
+            message: v.message.trim() || null,
+            date: v.extra.date || null,
+            ...(terms ? { payment_terms: terms } : {}),
+            ...(dueChanged && v.extra.due_date ? { due_date: v.extra.due_date } : {}),
+          };
+          return unwrap(api.PUT('/api/v1/invoices/{id}', { params: { path: { id } }, body, headers: { 'idempotency-key': idempotencyKey } }));
+        }}
+        onSaved={(saved) => {
+          void client.invalidateQueries({ queryKey: ['invoices'] });
+          navigate(`/invoices/${saved}`);
+        }}
+      />
+    </Page>
+  );
+}
+
+function InvoicePage() {
+  const id = Number(useParams().id);
+  const ws = useMe().workspace;
+  const client = useQueryClient();
+  const [paying, setPaying] = useState(false);
+  const invoice = useQuery({ queryKey: ['invoices', id], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}', { params: { path: { id } } })) });
+  const payments = useQuery({ queryKey: ['invoices', id, 'payments'], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}/payments', { params: { path: { id } } })) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
+  const send = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/notifications', { body: { type: 'invoice_to_customer', module_id: id } })),
+    onSuccess: refresh,
+  });
+  const voidPayment = useMutation({
+    mutationFn: (paymentId: number) => unwrap(api.DELETE('/api/v1/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } } })),
+    onSuccess: refresh,
+  });
+  if (invoice.isError) return <Page title="Invoice not found">The invoice does not exist or was deleted.</Page>;
+  if (!invoice.data) return <Loader aria-label="Loading" />;
+  const inv = invoice.data.data;
+  const failure = send.error ?? voidPayment.error;
+  return (
+    <Page
+      title={`Invoice #${inv.number}`}
+      actions={
+        <Group gap="xs">
+          <Button component={Link} to={`/invoices/${id}/edit`} variant="default">
+            Edit
+          </Button>
+          <Button onClick={() => send.mutate()} loading={send.isPending}>
+            Send to client
+          </Button>
+          <Button component="a" href={`/api/v1/invoices/${id}/pdf`} download variant="default">
+            Download PDF
+          </Button>
+          <Button variant="default" onClick={() => setPaying(true)}>
+            Record payment
+          </Button>
+        </Group>
+      }
+    >
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure.message}
+        </Alert>
+      )}
+      {send.isSuccess && (
+        <Alert color="green" role="status">
+          Sent to {send.data.data.recipient.email}.
+        </Alert>
+      )}
+      <Paper withBorder p="md">
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              Status
+            </Text>
+            <StatusBadge status={inv.status} />
+          </Stack>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              Due date
+            </Text>
+            <Text>{inv.due_date ? formatDate(inv.due_date) : 'None'}</Text>
+          </Stack>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              Amount paid
+            </Text>
+            <Text data-testid="amount-paid">{money(inv.amount_paid, ws)}</Text>
+          </Stack>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              Balance
+            </Text>
+            <Text fw={600} data-testid="balance">
+              {money(inv.balance, ws)}
+            </Text>
+          </Stack>
+        </SimpleGrid>
+        {inv.contact && (
+          <Text mt="xs">
+            <Link to={`/clients/${inv.contact.id}`}>{fullName(inv.contact)}</Link>
+          </Text>
+        )}
+        <CustomFieldList moduleType="invoice" values={inv.custom_fields} />
+      </Paper>
+      <DocumentView items={inv.line_items} pricing={inv} workspace={ws} />
+      <DocumentSection title="Payments">
+        {(payments.data?.data ?? []).length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No payments yet.
+          </Text>
+        ) : (
+          <Table aria-label="Payments">
+            <Table.Tbody>
+              {(payments.data?.data ?? []).map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>{formatDate(p.paid_on)}</Table.Td>
+                  <Table.Td>{statusLabel(p.method)}</Table.Td>
+                  <Table.Td ta="right">{money(p.amount, ws)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button size="compact-sm" variant="subtle" color="red" aria-label={`Void payment of ${money(p.amount, ws)}`} onClick={() => voidPayment.mutate(p.id)}>
+                      Void
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </DocumentSection>
+      <DocumentSection title="Internal notes">
+        <Notes moduleType="invoice" moduleId={id} timezone={ws.timezone} />
+      </DocumentSection>
+      <DocumentSection title="Files">
+        <Files moduleType="invoice" moduleId={id} />
+      </DocumentSection>
+      <Modal opened={paying} onClose={() => setPaying(false)} title="Record payment" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {paying && <PaymentForm invoiceId={id} balance={inv.balance} today={todayIn(ws.timezone)} onDone={() => setPaying(false)} />}
+      </Modal>
+    </Page>
+  );
+}
+
+function PaymentForm({ invoiceId, balance, today, onDone }: { invoiceId: number; balance: number; today: string; onDone: () => void }) {
+  const client = useQueryClient();
+  const { form, onSubmit, pending, error } = useApiForm({
+    initialValues: { amount: balance as number | string, method: 'other', paid_on: today, reference: '' },
+    submit: (v, { idempotencyKey }) =>
+      unwrap(
+        api.POST('/api/v1/invoices/{id}/payments', {
+          params: { path: { id: invoiceId } },
+          body: { amount: Number(v.amount), method: asMethod(v.method), paid_on: v.paid_on, reference: v.reference || null },
+          headers: { 'idempotency-key': idempotencyKey },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['invoices'] });
+      onDone();
+    },
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="sm">
+        <FormError error={error} />
+        <NumberInput label="Amount" min={0} decimalScale={2} {...form.getInputProps('amount')} />
+        <Select label="Method" allowDeselect={false} data={METHODS.map((m) => ({ value: m, label: statusLabel(m) }))} {...form.getInputProps('method')} />
+        <TextInput label="Date" type="date" {...form.getInputProps('paid_on')} />
+        <TextInput label="Reference" {...form.getInputProps('reference')} />
+        <Button type="submit" loading={pending}>
+          Save payment
+        </Button>
+      </Stack>
+    </form>
+  );
+}

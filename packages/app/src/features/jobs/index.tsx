@@ -1,0 +1,291 @@
+// Jobs (A3): list by status; New job through the shared editor; the job's page
+// with items, visits ("Schedule visit": a date and time form until the
+// schedule's visit form exists), time logged, notes, files, status changes and
+// Create invoice (E6).
+import type { components } from '@fieldwork/client';
+import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
+import { DocumentSection, DocumentView, RecordTable, StatusBadge } from '../../components/documents.tsx';
+import { Files } from '../../components/files.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { Notes } from '../../components/notes.tsx';
+import { CustomFieldList } from '../../components/custom-fields.tsx';
+import { Page } from '../../components/page.tsx';
+import { fullName } from '../../components/pickers.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { useCan, useMe } from '../../lib/session.ts';
+
+const STATUSES = ['draft', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
+type Status = (typeof STATUSES)[number];
+const asStatus = (v: string | null | undefined): Status | undefined => STATUSES.find((s) => s === v);
+
+export default function JobsRoutes() {
+  return (
+    <Routes>
+      <Route index element={<JobsList />} />
+      <Route path="new" element={<JobEditor />} />
+      <Route path=":id" element={<JobPage />} />
+      <Route path=":id/edit" element={<JobEditor />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+function JobsList() {
+  const ws = useMe().workspace;
+  return (
+    <Page
+      title="Jobs"
+      actions={
+        <Button component={Link} to="/jobs/new">
+          New job
+        </Button>
+      }
+    >
+      <DataList<components['schemas']['JobListItem']>
+        queryKey="jobs"
+        caption="Jobs"
+        searchLabel="Search jobs"
+        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
+        defaultSort={{ by: 'created_at', direction: 'desc' }}
+        rowKey={(j) => j.id}
+        rowLink={(j) => `/jobs/${j.id}`}
+        columns={[
+          { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
+          { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
+          { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
+          { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
+        ]}
+        fetchPage={(p) =>
+          unwrap(
+            api.GET('/api/v1/jobs', {
+              params: {
+                query: {
+                  ...pageQuery(p, ['number', 'total', 'created_at'] as const),
+                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
+                },
+              },
+            }),
+          )
+        }
+        empty="No jobs."
+      />
+    </Page>
+  );
+}
+
+function JobEditor() {
+  const id = Number(useParams().id) || null;
+  const [params] = useSearchParams();
+  const ws = useMe().workspace;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const job = useQuery({ queryKey: ['jobs', id], queryFn: () => unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id: id ?? 0 } } })), enabled: id !== null });
+  if (id !== null && !job.data) return job.isError ? <Page title="Job not found" /> : <Loader aria-label="Loading" />;
+  const j = job.data?.data ?? null;
+  return (
+    <Page title={j ? `Edit job #${j.number}` : 'New job'}>
+      <DocumentEditor
+        initial={documentValues(j, Number(params.get('client')) || null)}
+        moduleType="job"
+        create={id === null}
+        saveLabel="Save job"
+        workspace={ws}
+        withMessage={false}
+        submit={(v, ctx) => {
+          const { idempotencyKey } = ctx;
+          const body = documentBody(v, ctx);
+          const headers = { 'idempotency-key': idempotencyKey };
+          return id === null ? unwrap(api.POST('/api/v1/jobs', { body, headers })) : unwrap(api.PUT('/api/v1/jobs/{id}', { params: { path: { id } }, body, headers }));
+        }}
+        onSaved={(saved) => {
+          void client.invalidateQueries({ queryKey: ['jobs'] });
+          navigate(`/jobs/${saved}`);
+        }}
+      />
+    </Page>
+  );
+}
+
+function JobPage() {
+  const id = Number(useParams().id);
+  const ws = useMe().workspace;
+  // A2: what the session's scopes cannot do is not offered (the API refuses it anyway).
+  const can = useCan();
+  const writes = can('jobs:write');
+  const seesInvoices = can('invoices:read');
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const job = useQuery({ queryKey: ['jobs', id], queryFn: () => unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id } } })) });
+  const visits = useQuery({
+    queryKey: ['events', 'job', id],
+    queryFn: () => unwrap(api.GET('/api/v1/events', { params: { query: { job_id: id, per_page: 100, sort_by: 'start_date', sort_direction: 'asc' } } })),
+  });
+  const time = useQuery({ queryKey: ['time-entries', 'job', id], queryFn: () => unwrap(api.GET('/api/v1/time-entries', { params: { query: { job_id: id, per_page: 100 } } })) });
+  const invoices = useQuery({
+    queryKey: ['invoices', 'job', id],
+    queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: { job_id: id, per_page: 50 } } })),
+    enabled: seesInvoices,
+  });
+  const status = useMutation({
+    mutationFn: (s: Status) => unwrap(api.PUT('/api/v1/jobs/{id}/status', { params: { path: { id } }, body: { status: s } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['jobs'] }),
+  });
+  const createInvoice = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/jobs/{id}/create-invoice', { params: { path: { id } } })),
+    onSuccess: (res) => {
+      void client.invalidateQueries({ queryKey: ['invoices'] });
+      navigate(`/invoices/${res.data.id}`);
+    },
+  });
+  if (job.isError) return <Page title="Job not found">The job does not exist or was deleted.</Page>;
+  if (!job.data) return <Loader aria-label="Loading" />;
+  const j = job.data.data;
+  const hours = (time.data?.data ?? []).reduce((sum, t) => sum + t.total_time, 0);
+  const failure = status.error ?? createInvoice.error;
+  return (
+    <Page
+      title={`Job #${j.number}`}
+      actions={
+        <Group gap="xs">
+          {writes && (
+            <Button component={Link} to={`/jobs/${id}/edit`} variant="default">
+              Edit
+            </Button>
+          )}
+          {can('invoices:write') && (
+            <Button onClick={() => createInvoice.mutate()} loading={createInvoice.isPending}>
+              Create invoice
+            </Button>
+          )}
+        </Group>
+      }
+    >
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure.message}
+        </Alert>
+      )}
+      <Paper withBorder p="md">
+        <Group justify="space-between" align="start" wrap="wrap">
+          <Stack gap={2}>
+            {j.name && <Text fw={600}>{j.name}</Text>}
+            {j.contact && <Link to={`/clients/${j.contact.id}`}>{fullName(j.contact)}</Link>}
+            {j.quote && <Link to={`/quotes/${j.quote.id}`}>{`From quote #${j.quote.number}`}</Link>}
+            <StatusBadge status={j.status} />
+            <CustomFieldList moduleType="job" values={j.custom_fields} />
+          </Stack>
+          {writes && (
+          <Select
+            label="Status"
+            allowDeselect={false}
+            data={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
+            value={j.status}
+            onChange={(v) => {
+              const s = asStatus(v);
+              if (s) status.mutate(s);
+            }}
+            maw={220}
+          />
+          )}
+        </Group>
+      </Paper>
+      {j.line_items && j.total !== undefined && (
+        // A member's job comes without prices (A14): no priced document to show.
+        <DocumentView items={j.line_items} pricing={{ discount: j.discount ?? 0, discount_unit: j.discount_unit ?? '%', tax_rate: j.tax_rate ?? 0, tax_rate_id: j.tax_rate_id ?? null, deposit: j.deposit ?? 0 }} workspace={ws} />
+      )}
+      <DocumentSection title="Visits">
+        {(visits.data?.data ?? []).length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No visits yet.
+          </Text>
+        ) : (
+          <Table aria-label="Visits">
+            <Table.Tbody>
+              {(visits.data?.data ?? []).map((e) => (
+                <Table.Tr key={e.id}>
+                  <Table.Td>
+                    {formatDate(e.start_date)} {e.start_time ?? ''}
+                    {e.end_time ? `–${e.end_time}` : ''}
+                  </Table.Td>
+                  <Table.Td>{e.name ?? ''}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={e.status} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {writes && <ScheduleVisit jobId={id} name={j.name} today={todayIn(ws.timezone)} />}
+      </DocumentSection>
+      <DocumentSection title="Time logged">
+        <Text size="sm">{`${Math.round(hours * 100) / 100} hours`}</Text>
+      </DocumentSection>
+      {seesInvoices && (
+        <DocumentSection title="Invoices">
+          <RecordTable
+            label="Invoices"
+            empty="No invoices."
+            rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.total, ws) }))}
+          />
+        </DocumentSection>
+      )}
+      <DocumentSection title="Internal notes">
+        <Notes moduleType="job" moduleId={id} timezone={ws.timezone} />
+      </DocumentSection>
+      <DocumentSection title="Files">
+        <Files moduleType="job" moduleId={id} />
+      </DocumentSection>
+    </Page>
+  );
+}
+
+function ScheduleVisit({ jobId, name, today }: { jobId: number; name: string | null; today: string }) {
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const { form, onSubmit, pending, error } = useApiForm({
+    initialValues: { start_date: today, start_time: '09:00', end_time: '10:00' },
+    submit: (v, { idempotencyKey }) =>
+      unwrap(
+        api.POST('/api/v1/events', {
+          body: { job_id: jobId, name, type: 'appointment', start_date: v.start_date, end_date: v.start_date, start_time: v.start_time || null, end_time: v.end_time || null },
+          headers: { 'idempotency-key': idempotencyKey },
+        }),
+      ),
+    onSuccess: () => {
+      setOpen(false);
+      void client.invalidateQueries({ queryKey: ['events'] });
+    },
+  });
+  if (!open)
+    return (
+      <Button variant="default" onClick={() => setOpen(true)} style={{ alignSelf: 'flex-start' }}>
+        Schedule visit
+      </Button>
+    );
+  return (
+    <form onSubmit={onSubmit}>
+      <FormError error={error} />
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs" maw={640}>
+        <TextInput label="Date" type="date" {...form.getInputProps('start_date')} />
+        <TextInput label="Start time" type="time" {...form.getInputProps('start_time')} />
+        <TextInput label="End time" type="time" {...form.getInputProps('end_time')} />
+      </SimpleGrid>
+      <Group mt="xs">
+        <Button type="submit" loading={pending}>
+          Save visit
+        </Button>
+        <Button variant="subtle" onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+      </Group>
+    </form>
+  );
+}

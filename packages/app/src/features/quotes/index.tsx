@@ -1,0 +1,273 @@
+// Quotes (A3): list by status with totals, the editor (new and Edit), and the
+// quote's page: what the customer sees, status history, Send to client,
+// Download PDF, Mark as accepted, Convert to job, the customer's answer (E8).
+import type { components } from '@fieldwork/client';
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text } from '@mantine/core';
+import { useRef } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
+import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
+import { Files } from '../../components/files.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { Notes } from '../../components/notes.tsx';
+import { CustomFieldList } from '../../components/custom-fields.tsx';
+import { Page } from '../../components/page.tsx';
+import { fullName } from '../../components/pickers.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatDate, formatDateTime, money, statusLabel } from '../../lib/format.ts';
+import { useCan, useMe } from '../../lib/session.ts';
+
+const STATUSES = ['draft', 'awaiting_response', 'accepted', 'declined', 'expired', 'archived', 'awaiting_deposit'] as const;
+
+export default function QuotesRoutes() {
+  return (
+    <Routes>
+      <Route index element={<QuotesList />} />
+      <Route path="new" element={<QuoteEditor />} />
+      <Route path=":id" element={<QuotePage />} />
+      <Route path=":id/edit" element={<QuoteEditor />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+function QuotesList() {
+  const ws = useMe().workspace;
+  return (
+    <Page
+      title="Quotes"
+      actions={
+        <Button component={Link} to="/quotes/new">
+          New quote
+        </Button>
+      }
+    >
+      <DataList<components['schemas']['QuoteListItem']>
+        queryKey="quotes"
+        caption="Quotes"
+        searchLabel="Search quotes"
+        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
+        defaultSort={{ by: 'created_at', direction: 'desc' }}
+        rowKey={(q) => q.id}
+        rowLink={(q) => `/quotes/${q.id}`}
+        columns={[
+          { key: 'number', label: 'Quote', sortable: true, render: (q) => `Quote #${q.number}` },
+          { key: 'name', label: 'Title', wide: true, render: (q) => q.name ?? '' },
+          { key: 'status', label: 'Status', render: (q) => <StatusBadge status={q.status} /> },
+          { key: 'total', label: 'Total', sortable: true, render: (q) => money(q.total, ws) },
+          { key: 'date', label: 'Date', sortable: true, wide: true, render: (q) => formatDate(q.date) },
+        ]}
+        fetchPage={(p) =>
+          unwrap(
+            api.GET('/api/v1/quotes', {
+              params: {
+                query: {
+                  ...pageQuery(p, ['number', 'total', 'date', 'created_at'] as const),
+                  ...(p.tab ? { status: p.tab } : {}),
+                },
+              },
+            }),
+          )
+        }
+        empty="No quotes."
+      />
+    </Page>
+  );
+}
+
+function QuoteEditor() {
+  const id = Number(useParams().id) || null;
+  const [params] = useSearchParams();
+  const ws = useMe().workspace;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const quote = useQuery({ queryKey: ['quotes', id], queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}', { params: { path: { id: id ?? 0 } } })), enabled: id !== null });
+  if (id !== null && !quote.data) return quote.isError ? <Page title="Quote not found" /> : <Loader aria-label="Loading" />;
+  const q = quote.data?.data ?? null;
+  return (
+    <Page title={q ? `Edit quote #${q.number}` : 'New quote'}>
+      <DocumentEditor
+        initial={documentValues(q, Number(params.get('client')) || null)}
+        moduleType="quote"
+        create={id === null}
+        saveLabel="Save quote"
+        workspace={ws}
+        submit={(v, ctx) => {
+          const { idempotencyKey } = ctx;
+          const body = { ...documentBody(v, ctx), message: v.message.trim() || null };
+          const headers = { 'idempotency-key': idempotencyKey };
+          return id === null ? unwrap(api.POST('/api/v1/quotes', { body, headers })) : unwrap(api.PUT('/api/v1/quotes/{id}', { params: { path: { id } }, body, headers }));
+        }}
+        onSaved={(saved) => {
+          void client.invalidateQueries({ queryKey: ['quotes'] });
+          navigate(`/quotes/${saved}`);
+        }}
+        aside={id === null ? (v) => <StartFromTemplate contactId={v.contact_id} propertyId={v.property_id} /> : undefined}
+      />
+    </Page>
+  );
+}
+
+/**
+ * A new quote from one of the workspace's templates (A87): the draft is made by
+ * `POST /quote-templates/:id/create-quote`, given the client and property chosen
+ * so far with a PUT, and opened in the editor with the template's lines.
+ */
+function StartFromTemplate({ contactId, propertyId }: { contactId: number | null; propertyId: number | null }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const can = useCan();
+  const allowed = can('quote-templates:read') && can('quotes:write');
+  const templates = useQuery({
+    queryKey: ['quote-templates', 'all'],
+    queryFn: () => unwrap(api.GET('/api/v1/quote-templates', { params: { query: { per_page: 100, sort_by: 'template_name', sort_direction: 'asc' } } })),
+    enabled: allowed,
+    retry: false,
+  });
+  // One key per template chosen: a retry of the same choice makes one quote (E11).
+  const keys = useRef(new Map<number, string>());
+  const start = useMutation({
+    mutationFn: async (templateId: number) => {
+      const key = keys.current.get(templateId) ?? crypto.randomUUID();
+      keys.current.set(templateId, key);
+      const made = await unwrap(
+        api.POST('/api/v1/quote-templates/{id}/create-quote', { params: { path: { id: templateId } }, headers: { 'idempotency-key': key } }),
+      );
+      if (contactId !== null) {
+        await unwrap(
+          api.PUT('/api/v1/quotes/{id}', {
+            params: { path: { id: made.data.id } },
+            body: { contact_id: contactId, property_id: propertyId },
+            headers: { 'idempotency-key': `${key}-client` },
+          }),
+        );
+      }
+      return made.data.id;
+    },
+    onSuccess: (quoteId) => {
+      void client.invalidateQueries({ queryKey: ['quotes'] });
+      navigate(`/quotes/${quoteId}/edit`);
+    },
+  });
+  const list = templates.data?.data ?? [];
+  if (!allowed || list.length === 0) return null;
+  return (
+    <Stack gap={4}>
+      <Select
+        label="Start from template"
+        placeholder="Choose a template"
+        data={list.map((t) => ({ value: String(t.id), label: t.template_name }))}
+        value={null}
+        disabled={start.isPending}
+        onChange={(v) => v && start.mutate(Number(v))}
+        maw={360}
+      />
+      {start.isError && (
+        <Text c="red" size="sm" role="alert">
+          {start.error.message}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function QuotePage() {
+  const id = Number(useParams().id);
+  const me = useMe();
+  const ws = me.workspace;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const quote = useQuery({ queryKey: ['quotes', id], queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}', { params: { path: { id } } })) });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['quotes'] }), client.invalidateQueries({ queryKey: ['jobs'] })]);
+  const send = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/notifications', { body: { type: 'quote_to_customer', module_id: id } })),
+    onSuccess: refresh,
+  });
+  const accept = useMutation({
+    mutationFn: () => unwrap(api.PUT('/api/v1/quotes/{id}/status', { params: { path: { id } }, body: { status: 'accepted' } })),
+    onSuccess: refresh,
+  });
+  if (quote.isError) return <Page title="Quote not found">The quote does not exist or was deleted.</Page>;
+  if (!quote.data) return <Loader aria-label="Loading" />;
+  const q = quote.data.data;
+  const failure = send.error ?? accept.error;
+  return (
+    <Page
+      title={`Quote #${q.number}`}
+      actions={
+        <Group gap="xs">
+          <Button component={Link} to={`/quotes/${id}/edit`} variant="default">
+            Edit
+          </Button>
+          <Button onClick={() => send.mutate()} loading={send.isPending}>
+            Send to client
+          </Button>
+          <Button component="a" href={`/api/v1/quotes/${id}/pdf`} download variant="default">
+            Download PDF
+          </Button>
+          {q.status !== 'accepted' && (
+            <Button onClick={() => accept.mutate()} loading={accept.isPending} variant="default">
+              Mark as accepted
+            </Button>
+          )}
+          {q.status === 'accepted' && q.job && (
+            <Button onClick={() => q.job && navigate(`/jobs/${q.job.id}`)}>Convert to job</Button>
+          )}
+        </Group>
+      }
+    >
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure.message}
+        </Alert>
+      )}
+      {send.isSuccess && (
+        <Alert color="green" role="status">
+          Sent to {send.data.data.recipient.email}.
+        </Alert>
+      )}
+      <Paper withBorder p="md">
+        <Group justify="space-between" wrap="wrap">
+          <Stack gap={2}>
+            {q.name && <Text fw={600}>{q.name}</Text>}
+            {q.contact && (
+              <Link to={`/clients/${q.contact.id}`}>{fullName(q.contact)}</Link>
+            )}
+            {q.date && <Text size="sm">Date: {formatDate(q.date)}</Text>}
+            <CustomFieldList moduleType="quote" values={q.custom_fields} />
+          </Stack>
+          <StatusBadge status={q.status} />
+        </Group>
+      </Paper>
+      <DocumentView items={q.line_items} pricing={q} workspace={ws} />
+      {q.message && (
+        <DocumentSection title="Message">
+          <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{q.message}</Text>
+        </DocumentSection>
+      )}
+      {q.approval && (
+        <DocumentSection title="Customer's answer">
+          <Text>
+            Approved by {q.approval.signature_name} on {formatDateTime(q.approval.approved_at, ws.timezone)}
+          </Text>
+          {q.approval.message && <Text style={{ overflowWrap: 'anywhere' }}>{q.approval.message}</Text>}
+        </DocumentSection>
+      )}
+      <DocumentSection title="Status history">
+        {q.status_changes.map((s) => (
+          <Text key={`${s.status}-${s.created_at}`} size="sm">
+            {statusLabel(s.status)} · {formatDateTime(s.created_at, ws.timezone)}
+          </Text>
+        ))}
+      </DocumentSection>
+      <DocumentSection title="Internal notes">
+        <Notes moduleType="quote" moduleId={id} timezone={ws.timezone} />
+      </DocumentSection>
+      <DocumentSection title="Files">
+        <Files moduleType="quote" moduleId={id} />
+      </DocumentSection>
+    </Page>
+  );
+}

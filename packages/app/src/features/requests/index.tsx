@@ -1,0 +1,207 @@
+// Requests (A3): list by status, New request, the request's page with status
+// changes and Create quote (E6).
+import type { components } from '@fieldwork/client';
+import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { DocumentSection, StatusBadge } from '../../components/documents.tsx';
+import { Files } from '../../components/files.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { Notes } from '../../components/notes.tsx';
+import { Page } from '../../components/page.tsx';
+import { ClientPicker, PropertyPicker } from '../../components/pickers.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatDate, statusLabel } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
+
+const STATUSES = ['new', 'responded', 'overdue', 'rejected', 'archived'] as const;
+type Status = (typeof STATUSES)[number];
+const asStatus = (v: string | null | undefined): Status | undefined => STATUSES.find((s) => s === v);
+
+export default function RequestsRoutes() {
+  return (
+    <Routes>
+      <Route index element={<RequestsList />} />
+      <Route path="new" element={<NewRequest />} />
+      <Route path=":id" element={<RequestPage />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+function RequestsList() {
+  return (
+    <Page
+      title="Requests"
+      actions={
+        <Button component={Link} to="/requests/new">
+          New request
+        </Button>
+      }
+    >
+      <DataList<components['schemas']['Request']>
+        queryKey="requests"
+        caption="Requests"
+        searchLabel="Search requests"
+        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
+        defaultSort={{ by: 'created_at', direction: 'desc' }}
+        rowKey={(r) => r.id}
+        rowLink={(r) => `/requests/${r.id}`}
+        columns={[
+          { key: 'number', label: 'Request', sortable: true, render: (r) => `Request #${r.number}` },
+          { key: 'name', label: 'Title', wide: true, render: (r) => r.name ?? '' },
+          { key: 'status', label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+          { key: 'requested_on', label: 'Preferred date', sortable: true, wide: true, render: (r) => formatDate(r.requested_on) },
+        ]}
+        fetchPage={(p) =>
+          unwrap(
+            api.GET('/api/v1/requests', {
+              params: {
+                query: {
+                  ...pageQuery(p, ['number', 'requested_on', 'created_at'] as const),
+                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
+                },
+              },
+            }),
+          )
+        }
+        empty="No requests."
+      />
+    </Page>
+  );
+}
+
+function NewRequest() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { form, onSubmit, pending, error } = useApiForm({
+    initialValues: { contact_id: Number(params.get('client')) || null, property_id: null as number | null, name: '', details: '', assessment: '', requested_on: '' },
+    validate: { contact_id: (v) => (v ? null : 'Choose a client') },
+    submit: (v, { idempotencyKey }) =>
+      unwrap(
+        api.POST('/api/v1/requests', {
+          body: {
+            contact_id: v.contact_id,
+            property_id: v.property_id,
+            name: v.name || null,
+            details: v.details || null,
+            assessment: v.assessment || null,
+            requested_on: v.requested_on || null,
+          },
+          headers: { 'idempotency-key': idempotencyKey },
+        }),
+      ),
+    onSuccess: (res) => {
+      void client.invalidateQueries({ queryKey: ['requests'] });
+      navigate(`/requests/${res.data.id}`);
+    },
+  });
+  const values = form.getValues();
+  return (
+    <Page title="New request">
+      <form onSubmit={onSubmit} noValidate>
+        <FormError error={error} />
+        <Stack maw={720} gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <ClientPicker
+              required
+              value={values.contact_id}
+              error={typeof form.errors.contact_id === 'string' ? form.errors.contact_id : undefined}
+              onChange={(v) => {
+                form.setFieldValue('contact_id', v);
+                form.setFieldValue('property_id', null);
+              }}
+            />
+            <PropertyPicker clientId={values.contact_id} value={values.property_id} onChange={(v) => form.setFieldValue('property_id', v)} />
+          </SimpleGrid>
+          <TextInput label="Title" {...form.getInputProps('name')} />
+          <Textarea label="Details" autosize minRows={3} {...form.getInputProps('details')} />
+          <Textarea label="Assessment" autosize minRows={2} {...form.getInputProps('assessment')} />
+          <TextInput label="Preferred date" type="date" maw={220} {...form.getInputProps('requested_on')} />
+          <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
+            Save request
+          </Button>
+        </Stack>
+      </form>
+    </Page>
+  );
+}
+
+function RequestPage() {
+  const id = Number(useParams().id);
+  const me = useMe();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const request = useQuery({ queryKey: ['requests', id], queryFn: () => unwrap(api.GET('/api/v1/requests/{id}', { params: { path: { id } } })) });
+  const status = useMutation({
+    mutationFn: (s: Status) => unwrap(api.PUT('/api/v1/requests/{id}/status', { params: { path: { id } }, body: { status: s } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['requests'] }),
+  });
+  const createQuote = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/v1/requests/{id}/create-quote', { params: { path: { id } } })),
+    onSuccess: (res) => {
+      void client.invalidateQueries({ queryKey: ['requests'] });
+      void client.invalidateQueries({ queryKey: ['quotes'] });
+      navigate(`/quotes/${res.data.id}/edit`);
+    },
+  });
+  if (request.isError) return <Page title="Request not found">The request does not exist or was deleted.</Page>;
+  if (!request.data) return <Loader aria-label="Loading" />;
+  const r = request.data.data;
+  return (
+    <Page
+      title={`Request #${r.number}`}
+      actions={
+        <Button onClick={() => createQuote.mutate()} loading={createQuote.isPending}>
+          Create quote
+        </Button>
+      }
+    >
+      {(createQuote.error ?? status.error) && (
+        <Text c="red" role="alert">
+          {(createQuote.error ?? status.error)?.message}
+        </Text>
+      )}
+      <Paper withBorder p="md">
+        <Group justify="space-between" align="start" wrap="wrap">
+          <Stack gap={4}>
+            {r.name && <Text fw={600}>{r.name}</Text>}
+            {r.contact_id && (
+              <Text size="sm">
+                <Link to={`/clients/${r.contact_id}`}>Open the client</Link>
+              </Text>
+            )}
+            <Text size="sm">Preferred date: {r.requested_on ? formatDate(r.requested_on) : 'none'}</Text>
+            <StatusBadge status={r.status} />
+          </Stack>
+          <Select
+            label="Status"
+            allowDeselect={false}
+            data={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
+            value={r.status}
+            onChange={(v) => {
+              const s = asStatus(v);
+              if (s) status.mutate(s);
+            }}
+            maw={220}
+          />
+        </Group>
+      </Paper>
+      <DocumentSection title="Details">
+        <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{r.details || 'No details.'}</Text>
+      </DocumentSection>
+      <DocumentSection title="Assessment">
+        <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{r.assessment || 'No assessment.'}</Text>
+      </DocumentSection>
+      <DocumentSection title="Internal notes">
+        <Notes moduleType="request" moduleId={id} timezone={me.workspace.timezone} />
+      </DocumentSection>
+      <DocumentSection title="Files">
+        <Files moduleType="request" moduleId={id} />
+      </DocumentSection>
+    </Page>
+  );
+}

@@ -1,0 +1,121 @@
+// The shape the Price book, Tax rates, Quote templates and Custom fields pages share (A126): a
+// "New ..." button that opens the page's form, a table of the rows with "Edit"
+// (the same form, filled, saving with PUT) and "Delete", and the API's refusal of
+// a delete as an alert. The page gives its columns and its form.
+import { Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Page } from '../../../components/page.tsx';
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  visibleFrom?: 'sm';
+}
+
+/** What the page's form gets: the row being edited (none: a new one) and what to call when done. */
+export interface RowFormProps<T> {
+  row: T | null;
+  onDone: () => void;
+}
+
+export interface SettingsTableProps<T extends { id: number }> {
+  title: string;
+  /** "New tax rate": the button, and the form's heading for a new row. */
+  newLabel: string;
+  /** "Edit tax rate": the form's heading for a row. */
+  editLabel: string;
+  empty: string;
+  queryKey: QueryKey;
+  list: () => Promise<T[]>;
+  remove: (id: number) => Promise<unknown>;
+  columns: Column<T>[];
+  Form: (props: RowFormProps<T>) => ReactNode;
+  /** A form wider than a few fields (a template's line items). */
+  wide?: boolean;
+}
+
+export function SettingsTable<T extends { id: number }>({ title, newLabel, editLabel, empty, queryKey, list, remove, columns, Form, wide = false }: SettingsTableProps<T>) {
+  const client = useQueryClient();
+  // null: no form; 'new'; or the row being edited.
+  const [open, setOpen] = useState<'new' | T | null>(null);
+  const rows = useQuery({ queryKey, queryFn: list });
+  const deletion = useMutation({ mutationFn: remove, onSettled: () => client.invalidateQueries({ queryKey }) });
+  const editing = open !== null && open !== 'new' ? open : null;
+  return (
+    <Page title={title} actions={open === null && <Button onClick={() => setOpen('new')}>{newLabel}</Button>}>
+      {open !== null && (
+        <Card withBorder maw={wide ? 960 : 560}>
+          <Stack gap="sm">
+            <Text component="h2" fw={600}>
+              {editing ? editLabel : newLabel}
+            </Text>
+            {/* A new form per row: its values start from that row. */}
+            <Form key={editing ? editing.id : 'new'} row={editing} onDone={() => setOpen(null)} />
+          </Stack>
+        </Card>
+      )}
+      {rows.error && <Text role="alert">{rows.error.message}</Text>}
+      {deletion.error && (
+        <Text c="red.8" role="alert">
+          {deletion.error.message}
+        </Text>
+      )}
+      {rows.data?.length === 0 && <Text>{empty}</Text>}
+      {rows.data && rows.data.length > 0 && (
+        <Table.ScrollContainer minWidth={0}>
+          <Table>
+            <VisuallyHidden component="caption">{title}</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((c) => (
+                  <Table.Th key={c.header} visibleFrom={c.visibleFrom}>
+                    {c.header}
+                  </Table.Th>
+                ))}
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.data.map((row) => (
+                <Table.Tr key={row.id}>
+                  {columns.map((c) => (
+                    <Table.Td key={c.header} visibleFrom={c.visibleFrom} style={{ wordBreak: 'break-word' }}>
+                      {c.cell(row)}
+                    </Table.Td>
+                  ))}
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setOpen(row)}>
+                        Edit
+                      </Button>
+                      <Button size="xs" variant="outline" color="red.8" loading={deletion.isPending && deletion.variables === row.id} onClick={() => deletion.mutate(row.id)}>
+                        Delete
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Page>
+  );
+}
+
+/** The form's buttons: its save button (named by the page, as before) and "Cancel". */
+export function FormButtons({ save, pending, onCancel }: { save: string; pending: boolean; onCancel: () => void }) {
+  return (
+    <Group>
+      <Button type="submit" loading={pending}>
+        {save}
+      </Button>
+      <Button variant="subtle" onClick={onCancel}>
+        Cancel
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,238 @@
+// "Team" (A5): members with their roles (change one, "Remove"), "Invite team
+// member" (an email with a setup link valid 7 days), and pending invites with
+// "Resend" and "Cancel". Refusals (the last owner, an admin touching an owner)
+// come from the API and show as its message.
+import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import type { components } from '@fieldwork/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { Page } from '../../components/page.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatAgo } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
+
+type Role = components['schemas']['CreateTeamInviteBody']['role'];
+type Member = components['schemas']['UserListItem'];
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'owner', label: 'Owner' },
+  { value: 'admin', label: 'Admin' },
+  { value: 'manager', label: 'Manager' },
+  { value: 'member', label: 'Member' },
+];
+const isRole = (r: string): r is Role => ROLES.some((x) => x.value === r);
+const MEMBERS = ['team', 'members'] as const;
+const INVITES = ['team', 'invites'] as const;
+const nameOf = (p: { first_name: string | null; last_name: string | null; email: string }) => [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email;
+
+export default function TeamPage() {
+  const [inviting, setInviting] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  return (
+    <Page title="Team" actions={!inviting && <Button onClick={() => (setInviting(true), setSent(null))}>Invite team member</Button>}>
+      {inviting && (
+        <InviteForm
+          onCancel={() => setInviting(false)}
+          onSent={(email) => {
+            setInviting(false);
+            setSent(email);
+          }}
+        />
+      )}
+      {sent && (
+        <Text role="status" fw={500}>
+          Invite sent to {sent}.
+        </Text>
+      )}
+      <Invites />
+      <Members />
+    </Page>
+  );
+}
+
+function InviteForm({ onCancel, onSent }: { onCancel: () => void; onSent: (email: string) => void }) {
+  const client = useQueryClient();
+  const { form, onSubmit, pending, error } = useApiForm({
+    initialValues: { email: '', role: 'member' as Role },
+    submit: (body, { idempotencyKey }) => unwrap(api.POST('/api/v1/team/invites', { body, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: (result) => {
+      void client.invalidateQueries({ queryKey: ['team'] });
+      onSent(result.data.email);
+    },
+  });
+  return (
+    <Card withBorder maw={560}>
+      <form onSubmit={onSubmit} noValidate aria-label="Invite team member">
+        <Stack gap="sm">
+          <Text component="h2" fw={600}>
+            Invite team member
+          </Text>
+          <FormError error={error} />
+          <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
+          <NativeSelect label="Role" data={ROLES} {...form.getInputProps('role')} />
+          <Text size="sm" c="dimmed">
+            They get an email with a link to set their password, valid for 7 days.
+          </Text>
+          <Group>
+            <Button type="submit" loading={pending}>
+              Send invite
+            </Button>
+            <Button variant="subtle" onClick={onCancel}>
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function useInvites() {
+  return useQuery({ queryKey: INVITES, queryFn: async () => (await unwrap(api.GET('/api/v1/team/invites', { params: { query: { per_page: 100 } } }))).data });
+}
+
+function Invites() {
+  const client = useQueryClient();
+  const invites = useInvites();
+  const [note, setNote] = useState<string | null>(null);
+  const resend = useMutation({
+    mutationFn: (id: number) => unwrap(api.POST('/api/v1/team/invites/{id}/resend', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSuccess: (r) => setNote(`Invite sent again to ${r.data.email}.`),
+    onSettled: () => client.invalidateQueries({ queryKey: INVITES }),
+  });
+  const cancel = useMutation({
+    mutationFn: (id: number) => unwrap(api.DELETE('/api/v1/team/invites/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSuccess: () => setNote('Invite cancelled.'),
+    onSettled: () => client.invalidateQueries({ queryKey: ['team'] }),
+  });
+  if (!invites.data?.length) return null;
+  const failed = resend.error ?? cancel.error;
+  return (
+    <Stack gap="xs">
+      <Text component="h2" fw={600}>
+        Pending invites
+      </Text>
+      {failed && (
+        <Text c="red.8" role="alert">
+          {failed.message}
+        </Text>
+      )}
+      {note && <Text role="status">{note}</Text>}
+      <Table.ScrollContainer minWidth={0}>
+        <Table>
+          <VisuallyHidden component="caption">Pending invites</VisuallyHidden>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th visibleFrom="sm">Sent</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {invites.data.map((i) => (
+              <Table.Tr key={i.id}>
+                <Table.Td style={{ wordBreak: 'break-word' }}>{i.email}</Table.Td>
+                <Table.Td>{ROLES.find((r) => r.value === i.role)?.label ?? i.role}</Table.Td>
+                <Table.Td visibleFrom="sm">{i.last_sent_at ? formatAgo(i.last_sent_at) : ''}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="wrap">
+                    <Button size="xs" variant="default" loading={resend.isPending && resend.variables === i.id} onClick={() => resend.mutate(i.id)}>
+                      Resend
+                    </Button>
+                    <Button size="xs" variant="outline" color="red.8" loading={cancel.isPending && cancel.variables === i.id} onClick={() => cancel.mutate(i.id)}>
+                      Cancel
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+function Members() {
+  const me = useMe();
+  const client = useQueryClient();
+  const invites = useInvites();
+  const members = useQuery({ queryKey: MEMBERS, queryFn: async () => (await unwrap(api.GET('/api/v1/users', { params: { query: { per_page: 100, sort_by: 'name' } } }))).data });
+  const update = useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
+      unwrap(api.PUT('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, body: { role }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSettled: () => client.invalidateQueries({ queryKey: MEMBERS }),
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) => unwrap(api.DELETE('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSettled: () => client.invalidateQueries({ queryKey: ['team'] }),
+  });
+  if (members.error) return <Text role="alert">{members.error.message}</Text>;
+  if (!members.data || !invites.data) return null;
+  // Invited people are members already (their account waits for its setup link): listed above, not here.
+  const pending = new Set(invites.data.map((i) => i.user_id));
+  const list = members.data.filter((m: Member) => !pending.has(m.user_id));
+  const failed = update.error ?? remove.error;
+  return (
+    <Stack gap="xs">
+      <Text component="h2" fw={600}>
+        Members
+      </Text>
+      {failed && (
+        <Text c="red.8" role="alert">
+          {failed.message}
+        </Text>
+      )}
+      <Table.ScrollContainer minWidth={0}>
+        <Table>
+          <VisuallyHidden component="caption">Members</VisuallyHidden>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((m) => (
+              <Table.Tr key={m.user_id}>
+                <Table.Td style={{ wordBreak: 'break-word' }}>
+                  {nameOf(m)}
+                  {m.user_id === me.user.id && ' (you)'}
+                  <Text size="xs" c="dimmed" visibleFrom="sm">
+                    {m.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <NativeSelect
+                    // Named by the person, under the column "Role": a label with "Role" in it would
+                    // make the invite form's "Role" ambiguous to anyone finding fields by label.
+                    aria-label={nameOf(m)}
+                    size="xs"
+                    data={ROLES}
+                    value={isRole(m.role) ? m.role : 'member'}
+                    disabled={update.isPending}
+                    onChange={(e) => {
+                      const role = e.currentTarget.value;
+                      if (isRole(role)) update.mutate({ userId: m.user_id, role });
+                    }}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === m.user_id} onClick={() => remove.mutate(m.user_id)}>
+                    Remove
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

@@ -1,0 +1,229 @@
+// "Webhooks" (A5): subscriptions ("New webhook": URL and event, "Delete"; the
+// signing secret shown once, as the API answers it once) and the delivery log
+// (status, attempts, response code, time; filter by status) with "Redeliver".
+import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import type { components } from '@fieldwork/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { Page } from '../../components/page.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatDateTime, statusLabel } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
+
+type TriggerEvent = components['schemas']['SubscribeWebhookBody']['trigger_event'];
+const EVENTS: TriggerEvent[] = [
+  'new_request', 'request_updated', 'request_deleted', 'new_contact', 'contact_updated', 'contact_deleted',
+  'new_quote', 'quote_updated', 'quote_accepted', 'quote_deleted', 'new_job', 'job_updated', 'job_deleted',
+  'new_invoice', 'invoice_updated', 'invoice_sent', 'invoice_paid', 'invoice_deleted', 'payment_received',
+  'new_event', 'event_updated', 'event_deleted',
+];
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+const STATUSES: { value: '' | DeliveryStatus; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'failed', label: 'Failed' },
+];
+const isStatus = (s: string): s is '' | DeliveryStatus => STATUSES.some((x) => x.value === s);
+const SUBSCRIPTIONS = ['webhooks', 'subscriptions'] as const;
+const DELIVERIES = ['webhooks', 'deliveries'] as const;
+
+export default function WebhooksPage() {
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  return (
+    <Page title="Webhooks" actions={!creating && <Button onClick={() => (setCreating(true), setSecret(null))}>New webhook</Button>}>
+      {creating && (
+        <NewWebhookForm
+          onCancel={() => setCreating(false)}
+          onSaved={(url, s) => {
+            setCreating(false);
+            setSecret({ url, secret: s });
+          }}
+        />
+      )}
+      {secret && (
+        <Card withBorder maw={640}>
+          <Stack gap="xs">
+            <TextInput label="Signing secret" readOnly value={secret.secret} description={`Deliveries to ${secret.url} are signed with it. Copy it now: it is shown this once.`} />
+            <Group>
+              <Button variant="subtle" onClick={() => setSecret(null)}>
+                Done
+              </Button>
+            </Group>
+          </Stack>
+        </Card>
+      )}
+      <Subscriptions />
+      <Deliveries />
+    </Page>
+  );
+}
+
+function NewWebhookForm({ onCancel, onSaved }: { onCancel: () => void; onSaved: (url: string, secret: string) => void }) {
+  const client = useQueryClient();
+  const { form, onSubmit, pending, error } = useApiForm({
+    initialValues: { webhook_url: '', trigger_event: 'new_request' as TriggerEvent },
+    submit: (body, { idempotencyKey }) => unwrap(api.POST('/api/webhooks/subscribe', { body, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: (result) => {
+      void client.invalidateQueries({ queryKey: SUBSCRIPTIONS });
+      onSaved(result.subscription.webhook_url, result.subscription.secret);
+    },
+  });
+  return (
+    <Card withBorder maw={640}>
+      <form onSubmit={onSubmit} noValidate aria-label="New webhook">
+        <Stack gap="sm">
+          <Text component="h2" fw={600}>
+            New webhook
+          </Text>
+          <FormError error={error} />
+          <TextInput label="URL" type="url" placeholder="https://" required {...form.getInputProps('webhook_url')} />
+          <NativeSelect label="Event" data={EVENTS.map((e) => ({ value: e, label: statusLabel(e) }))} {...form.getInputProps('trigger_event')} />
+          <Group>
+            <Button type="submit" loading={pending}>
+              Save webhook
+            </Button>
+            <Button variant="subtle" onClick={onCancel}>
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function Subscriptions() {
+  const client = useQueryClient();
+  const subs = useQuery({ queryKey: SUBSCRIPTIONS, queryFn: async () => (await unwrap(api.GET('/api/webhooks/list'))).subscriptions });
+  const remove = useMutation({
+    mutationFn: (id: number) => unwrap(api.DELETE('/api/webhooks/unsubscribe', { body: { subscription_id: id }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSettled: () => client.invalidateQueries({ queryKey: SUBSCRIPTIONS }),
+  });
+  if (subs.error) return <Text role="alert">{subs.error.message}</Text>;
+  if (!subs.data) return null;
+  return (
+    <Stack gap="xs">
+      <Text component="h2" fw={600}>
+        Subscriptions
+      </Text>
+      {remove.error && (
+        <Text c="red.8" role="alert">
+          {remove.error.message}
+        </Text>
+      )}
+      {subs.data.length === 0 ? (
+        <Text>No webhooks yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={0}>
+          <Table>
+            <VisuallyHidden component="caption">Subscriptions</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>URL</Table.Th>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {subs.data.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{s.webhook_url}</Table.Td>
+                  <Table.Td>{statusLabel(s.trigger_event)}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === s.id} onClick={() => remove.mutate(s.id)}>
+                      Delete
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function Deliveries() {
+  const me = useMe();
+  const client = useQueryClient();
+  const [status, setStatus] = useState<'' | DeliveryStatus>('');
+  const deliveries = useQuery({
+    queryKey: [...DELIVERIES, status],
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/webhook-deliveries', { params: { query: { per_page: 50, sort_direction: 'desc', ...(status ? { status } : {}) } } }))).data,
+    // Deliveries happen in the background: the log follows them while it is open.
+    refetchInterval: 3000,
+  });
+  const [note, setNote] = useState<string | null>(null);
+  const redeliver = useMutation({
+    mutationFn: (id: number) => unwrap(api.POST('/api/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSuccess: () => setNote('Queued for delivery again.'),
+    onSettled: () => client.invalidateQueries({ queryKey: DELIVERIES }),
+  });
+  return (
+    <Stack gap="xs">
+      <Text component="h2" fw={600}>
+        Delivery log
+      </Text>
+      <NativeSelect
+        label="Status"
+        maw={220}
+        data={STATUSES}
+        value={status}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          if (isStatus(v)) setStatus(v);
+        }}
+      />
+      {redeliver.error && (
+        <Text c="red.8" role="alert">
+          {redeliver.error.message}
+        </Text>
+      )}
+      {note && <Text role="status">{note}</Text>}
+      {deliveries.error && <Text role="alert">{deliveries.error.message}</Text>}
+      {deliveries.data && deliveries.data.length === 0 && <Text>No deliveries{status ? ' with this status' : ''}.</Text>}
+      {deliveries.data && deliveries.data.length > 0 && (
+        <Table.ScrollContainer minWidth={0}>
+          <Table>
+            <VisuallyHidden component="caption">Deliveries</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Attempts</Table.Th>
+                <Table.Th>Response code</Table.Th>
+                <Table.Th visibleFrom="sm">Time</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {deliveries.data.map((d) => (
+                <Table.Tr key={d.id} data-delivery={d.id}>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{statusLabel(d.event)}</Table.Td>
+                  <Table.Td>{statusLabel(d.status)}</Table.Td>
+                  <Table.Td>{d.attempts}</Table.Td>
+                  <Table.Td>{d.last_status_code ?? (d.last_error ? 'Error' : '')}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatDateTime(d.delivered_at ?? d.created_at, me.workspace.timezone)}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="default" loading={redeliver.isPending && redeliver.variables === d.id} onClick={() => redeliver.mutate(d.id)}>
+                      Redeliver
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,61 @@
+// The app's one way to the server: @fieldwork/client, the typed client
+// integrations use, with the session cookie instead of a key (A1). Writes carry
+// the session's CSRF token; every answer goes through `unwrap`.
+import { type ApiError, createClient } from '@fieldwork/client';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+let csrfToken: string | null = null;
+
+/** Set from GET /api/v1/me (and sign-in's answer); null after signing out. */
+export const setCsrfToken = (token: string | null | undefined) => {
+  csrfToken = token ?? null;
+};
+
+// One retry only: a person is waiting, and a write keeps its Idempotency-Key across it.
+export const api = createClient({ baseUrl: window.location.origin, retries: 1, retryDelayMs: 300 });
+
+api.use({
+  onRequest({ request }) {
+    if (csrfToken && WRITES.has(request.method)) request.headers.set('x-csrf-token', csrfToken);
+    return request;
+  },
+});
+
+/** A 4xx or 5xx answer, with the SPEC envelope's message and field details. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError | null,
+  ) {
+    super(body?.error ?? (status >= 500 ? 'Something went wrong. Try again.' : `Request failed (${status})`));
+  }
+  /** Field name -> message, from `details` (paths like ['address', 'city'] become 'address.city'). */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const d of this.body?.details ?? []) {
+      const key = d.path.filter((p) => p !== 'body').join('.');
+      if (key && !(key in out)) out[key] = d.message;
+    }
+    return out;
+  }
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The body of a 2xx answer, or an ApiFailure. */
+export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok && data !== undefined) return data;
+  if (response.ok) return undefined as T; // 204: no body
+  throw new ApiFailure(response.status, isApiError(error) ? error : null);
+}
+
+function isApiError(body: unknown): body is ApiError {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof (body as { error: unknown }).error === 'string';
+}
+
+export const isUnauthorized = (err: unknown) => err instanceof ApiFailure && err.status === 401;
