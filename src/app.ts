@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -11,14 +13,18 @@ import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
 import { describeApi } from './http/openapi.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
+import { SessionAuthenticator } from './http/sessions.ts';
+import { authRoutes } from './modules/accounts/auth.routes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { idempotency } from './http/idempotency.ts';
-import { registerValidators } from './http/validation.ts';
+import { parseQuery, registerValidators, routablePath } from './http/validation.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { filesRoutes } from './modules/uploads/files.routes.ts';
 import { intakeRoutes } from './modules/intake/intake.routes.ts';
 import { hubRoutes } from './modules/hub/hub.routes.ts';
+import { siteRoutes } from './modules/site/site.routes.ts';
+import { appPages } from './http/app-pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -26,13 +32,15 @@ export interface AppDeps {
   redis?: Redis | null;
   /** Tests pass false to keep their output clean. */
   logger?: boolean;
+  /** The built web app (dist-app/) to serve at /app; none: no /app routes. */
+  appDir?: string | null;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** A request slower than this is logged (with its request id) at `warn`. */
 const SLOW_REQUEST_MS = 1000;
 
-export async function buildApp({ config, database, redis = null, logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, redis = null, logger = true, appDir = null }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
@@ -50,12 +58,19 @@ export async function buildApp({ config, database, redis = null, logger = true }
     logController: new LogController({ disableRequestLogging: true }),
     // D5: an overlong path id is an id that does not exist (404 from the params schema),
     // not Fastify's bare 414; no URL that fits the 16 KB header limit is longer than this.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    // E18: query text that is not UTF-8 is kept as lone surrogates, which validation refuses.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384, querystringParser: parseQuery },
+    rewriteUrl: (req) => routablePath(req.url ?? '/'), // E18, D5: a path id that is not UTF-8 is the route's 404
     frameworkErrors, // D5: errors raised before routing, in the envelope too
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
   app.addHook('onClose', () => authenticator.close());
-  const ctx: AppContext = { db: database.db, dialect: database.dialect, config, authenticator };
+  const sessions = new SessionAuthenticator(database.db, {
+    idleMs: config.sessionIdle,
+    ttlMs: config.sessionTtl,
+    secure: config.publicUrl.startsWith('https:'),
+  });
+  const ctx: AppContext = { db: database.db, dialect: database.dialect, config, authenticator, sessions };
 
   // Properties set on every request are declared up front: added later, each would
   // change the request object's shape and slow every property access in Fastify.
@@ -84,6 +99,15 @@ export async function buildApp({ config, database, redis = null, logger = true }
   });
   registerValidators(app);
   registerErrorHandler(app);
+  // F127: HTML, CSS, JS and JSON above 1 KB, compressed when the client accepts it; never
+  // PDFs, images or uploads (already compressed). Its onSend runs after every other
+  // (a route-level hook), so E11 stores the uncompressed answer.
+  await app.register(compress, {
+    threshold: 1024,
+    customTypes: /^(text\/(html|css|javascript)|application\/(json|javascript))\b/,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, // fast enough for answers made per request
+  });
   if (config.metricsPort !== null) registerMetrics(app, ctx); // METRICS_PORT: main.ts serves it
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -104,8 +128,14 @@ export async function buildApp({ config, database, redis = null, logger = true }
       openapi: '3.1.0',
       info: { title: 'Fieldwork API', version: '1.0.0', description: 'Field-service back office: contacts, quotes, jobs, invoices and more.' },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'wk_<workspace>.<secret>' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'wk_<workspace>.<secret>' },
+          // A1: the web app's session; writes also carry X-CSRF-Token (GET /api/v1/me's csrf_token).
+          session: { type: 'apiKey', in: 'cookie', name: 'fieldwork_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -121,7 +151,7 @@ export async function buildApp({ config, database, redis = null, logger = true }
   });
 
   await app.register(async (api) => {
-    await authenticated(api, { authenticator, redis, limit: config.apiRateLimit });
+    await authenticated(api, { authenticator, sessions, redis, limit: config.apiRateLimit });
     idempotency(api, { db: database.db, ttlMs: config.idempotencyTtl }); // E11, on every write below
     await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
     await api.register(
@@ -133,7 +163,10 @@ export async function buildApp({ config, database, redis = null, logger = true }
     );
     await api.register(webhooksRoutes, { ...ctx, prefix: '/api/webhooks' }); // not under /api/v1
   });
+  await app.register(authRoutes, { ...ctx, redis, prefix: '/api/auth' }); // A1: sign-in, setup links, sessions
   await app.register(intakeRoutes, { ...ctx, redis }); // SPEC: /api/requests, /api/forms/embed-request, /embed/form.js
   await app.register(hubRoutes, { ...ctx, redis, prefix: '/hub' }); // E8: the customer hub's HTML pages under /hub
+  await app.register(siteRoutes); // F127: /favicon.ico, /robots.txt
+  if (appDir) await appPages(app, { dir: appDir }); // A2: Fieldwork Office at /app
   return app;
 }

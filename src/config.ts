@@ -26,6 +26,8 @@ export interface Config {
   idempotencyTtl: number; // ms a stored idempotent response is replayed (E11)
   hubLinkTtl: number; // ms a customer hub link stays valid (E7)
   hubRateLimit: RateLimit; // hub requests per token and per client address (E8a)
+  sessionIdle: number; // ms without a request after which a session ends (A1)
+  sessionTtl: number; // ms after sign-in at which a session ends, however busy (A1)
 }
 
 export interface RateLimit {
@@ -66,6 +68,23 @@ function parsePort(text: string, name: string): number {
   return port;
 }
 
+/**
+ * SMTP_URL is checked at start like PORT (issue 25: `localhost:2525` was accepted and
+ * every email then failed with ESOCKET). Credentials are not repeated in the message.
+ */
+function parseSmtpUrl(text: string | undefined): string | null {
+  if (!text) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    const shown = text.replace(/^([^@]*)@/, '***@');
+    throw new Error(`SMTP_URL: "${shown}" is not a URL like smtp://user:pass@host:587 or smtps://host:465`);
+  }
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000', 'PORT');
   const worker = env.WORKER ?? 'embedded';
@@ -81,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: durations(env.WEBHOOK_RETRY_SCHEDULE ?? '5m,30m,2h,24h', 'WEBHOOK_RETRY_SCHEDULE'),
     webhookTimeout: parseDuration(env.WEBHOOK_TIMEOUT ?? '10s', 'WEBHOOK_TIMEOUT'),
     webhookAllowPrivateUrls: parseBool(env.WEBHOOK_ALLOW_PRIVATE_URLS, false, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
-    smtpUrl: env.SMTP_URL || null,
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM ?? 'Fieldwork <no-reply@localhost>',
     messageRetrySchedule: durations(env.MESSAGE_RETRY_SCHEDULE ?? '1m,5m,30m,2h', 'MESSAGE_RETRY_SCHEDULE'),
     messageTimeout: parseDuration(env.MESSAGE_TIMEOUT ?? '30s', 'MESSAGE_TIMEOUT'),
@@ -95,5 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtl: parseDuration(env.IDEMPOTENCY_TTL ?? '24h', 'IDEMPOTENCY_TTL'),
     hubLinkTtl: parseDuration(env.HUB_LINK_TTL ?? '30d', 'HUB_LINK_TTL'),
     hubRateLimit: parseRateLimit(env.HUB_RATE_LIMIT ?? '60/1m', 'HUB_RATE_LIMIT'),
+    sessionIdle: parseDuration(env.SESSION_IDLE ?? '7d', 'SESSION_IDLE'),
+    sessionTtl: parseDuration(env.SESSION_TTL ?? '30d', 'SESSION_TTL'),
   };
 }

@@ -6,6 +6,7 @@ import { messageOf } from './cli/common.ts';
 import { type Config, loadConfig } from './config.ts';
 import { createDb, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { builtAppDir } from './http/app-pages.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { dailyJobs } from './modules/daily-jobs.ts';
 import { Worker } from './outbox/worker.ts';
@@ -54,7 +55,7 @@ let app: FastifyInstance;
 let address: string;
 let metricsServer: http.Server | null = null;
 try {
-  app = await buildApp({ config, database, redis });
+  app = await buildApp({ config, database, redis, appDir: builtAppDir(import.meta.dirname) });
   // Fastify logs one line per listening address itself; the ready line below is the only one.
   const level = app.log.level;
   app.log.level = 'warn';
@@ -70,9 +71,14 @@ try {
   fail(messageOf(err));
 }
 if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${new URL(address).port}`;
+// The address it really listens on (Fastify's answer turns 0.0.0.0 into 127.0.0.1,
+// which reads as "local only"), and the base of the links it sends (PUBLIC_URL).
+const hostOf = (a: ReturnType<http.Server['address']>) => (a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]` : a.address) : new URL(address).hostname);
+const listening = app.server.address();
+const listenUrl = listening && typeof listening === 'object' ? `http://${hostOf(listening)}:${listening.port}` : address;
 const metricsAddress = metricsServer?.address();
-const metricsNote = metricsAddress && typeof metricsAddress === 'object' ? `; metrics on http://${new URL(address).hostname}:${metricsAddress.port}/metrics` : '';
-app.log.info(`Fieldwork listening on ${address}${metricsNote}`);
+const metricsNote = metricsAddress && typeof metricsAddress === 'object' ? `; metrics on http://${hostOf(metricsAddress)}:${metricsAddress.port}/metrics` : '';
+app.log.info(`Fieldwork listening on ${listenUrl} (links use ${config.publicUrl})${metricsNote}`);
 
 // WORKER=embedded: this process also delivers webhooks; with `off`, `fieldwork worker` processes do.
 const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs, retentionMs: config.retention }) : null;

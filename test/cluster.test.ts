@@ -87,9 +87,13 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
   test('running normally: numbers gap-free and unique across both APIs; every webhook and email once', async () => {
     const workers = await Promise.all([startWorker(workerEnv), startWorker(workerEnv)]);
     procs.push(...workers);
-    const wss = [await workspace('/ok'), await workspace('/ok')];
-    for (const ws of wss) {
-      const contacts = await createContacts(ws, 20, `ws${ws.workspace.id}`);
+    // Every delivery takes a second and both workspaces' 40 come due together: more
+    // than one worker's 32 slots, so both workers take part whoever polls first.
+    rx.slowMs = 1000;
+    const wss = [await workspace('/slow'), await workspace('/slow')];
+    const contactsOf = await Promise.all(wss.map((ws) => createContacts(ws, 20, `ws${ws.workspace.id}`)));
+    for (const [w, ws] of wss.entries()) {
+      const contacts = contactsOf[w];
       // Concurrent creates through both processes: D13 numbers 1..30 with no gap and no repeat.
       const quotes = await Promise.all(
         Array.from({ length: 30 }, (_, i) => call(i, ws.keys.quotes, 'POST', '/api/v1/quotes', { contact_id: contacts[i % contacts.length].id, name: `Q${i}` })),

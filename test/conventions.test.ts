@@ -71,7 +71,10 @@ describe('conventions', () => {
 
   test('GET /workspace returns the SPEC workspace object', async () => {
     const res = await client(t.app, ws.token).get('/api/v1/workspace');
-    assert.deepEqual(Object.keys(res.body.data).sort(), ['about', 'country', 'currency', 'id', 'industry', 'industry_key', 'name', 'slug', 'timezone']);
+    // SPEC's fields, and the additive ones of issue 22 (A63, A64, A125).
+    const spec = ['about', 'country', 'currency', 'id', 'industry', 'industry_key', 'name', 'slug', 'timezone'];
+    const added = ['address', 'email', 'logo_url', 'phone', 'reply_to', 'tax_number', 'website', 'week_start'];
+    assert.deepEqual(Object.keys(res.body.data).sort(), [...spec, ...added].sort());
     assert.equal(res.body.data.currency, 'usd');
   });
 

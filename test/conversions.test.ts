@@ -52,6 +52,19 @@ describe('conversions (E6)', () => {
     assert.deepEqual((await api.get(`/api/v1/jobs/${job.id}`)).body.data.status, 'completed', 'the job is left as it was');
   });
 
+  test('issue 25: the invoice from a job is dated today in the workspace timezone, due by its terms (E2), and carries the job quote_id', async () => {
+    // UTC+14: its day differs from UTC's for ten hours of every day.
+    const zone = 'Pacific/Kiritimati';
+    await t.db.updateTable('workspaces').set({ timezone: zone }).where('id', '=', ws.workspace.id).execute();
+    const quote = (await api.post('/api/v1/quotes', { contact_id: contactId, line_items: [{ name: 'Boiler', unitPrice: 1500 }] })).body.data;
+    const job = (await api.post('/api/v1/jobs', { name: 'Boiler', contact_id: contactId, quote_id: quote.id, line_items: [{ name: 'Boiler', unitPrice: 1500 }] })).body.data;
+    const inv = (await api.post(`/api/v1/jobs/${job.id}/create-invoice`)).body.data;
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    assert.deepEqual([inv.date, inv.due_date, inv.quote_id, inv.job_id], [today, today, quote.id, job.id]);
+    assert.deepEqual((await api.get(`/api/v1/invoices/${inv.id}`)).body.data.quote_id, quote.id);
+    await t.db.updateTable('workspaces').set({ timezone: 'UTC' }).where('id', '=', ws.workspace.id).execute();
+  });
+
   test('POST /requests/:id/create-quote: a draft quote with the request fields; a new request becomes responded', async () => {
     const req = (await api.post('/api/v1/requests', { name: 'Fence', contact_id: contactId, property_id: propertyId })).body.data;
     const res = await api.post(`/api/v1/requests/${req.id}/create-quote`);

@@ -15,6 +15,7 @@ import type { DB } from '../src/db/schema.ts';
 import { createKey, type KeyType } from '../src/modules/keys/keys.service.ts';
 import { addUser, type Role } from '../src/modules/users/users.service.ts';
 import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+import { hashToken } from '../src/kernel/tokens.ts';
 
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -207,4 +208,22 @@ export async function copyRows(db: Kysely<DB>, dialect: 'sqlite' | 'postgres', t
   const columns = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} where id = ${id}`.execute(db)).rows[0];
   const list = sql.join(Object.keys(columns).filter((c) => c !== 'id' && c !== 'number').map((c) => sql.ref(c)));
   await sql`insert into ${sql.table(table)} (${list}, number) select ${list}, n.i from ${sql.table(table)}, ${series} where ${sql.ref(`${table}.id`)} = ${id}`.execute(db);
+}
+
+/**
+ * A stand-in for a signed-in owner's or admin's session until sessions exist on
+ * this branch: a key row holding the session-only scopes (SESSION_ONLY_SCOPES,
+ * src/http/auth.ts) beside `read` and `write`. No key can be created with them
+ * (createKey refuses them), so it is written straight into the table.
+ */
+export async function ownerSessionToken(db: Kysely<DB>, workspaceId: number, userId?: string): Promise<string> {
+  const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const user = userId ?? (await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow()).user_id;
+  const token = `wk_${ws.hash}.${randomBytes(32).toString('hex')}`;
+  const at = new Date().toISOString();
+  await db
+    .insertInto('api_keys')
+    .values({ workspace_id: workspaceId, type: 'general', scopes: JSON.stringify(['read', 'write', 'team:manage', 'keys:manage']), user_id: user, name: 'session stand-in', token_hash: hashToken(token), legacy: 0, created_at: at, updated_at: at })
+    .execute();
+  return token;
 }

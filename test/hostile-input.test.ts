@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { multipartBody, png } from './upload-fixtures.ts';
-import { type Client, buildTestApp, client, keyFor, type Res, seedWorkspace, type TestApp } from './helpers.ts';
+import { type Client, buildTestApp, client, keyFor, ownerSessionToken, type Res, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Hostile input (E18, D4, D5): text a database refuses, hostile nesting, ids in
 // odd notations, prototype keys, cut-off uploads. Every answer is in the envelope,
@@ -42,7 +42,8 @@ const nested = (levels: number, open = '{"a":', close = '}') => `${open.repeat(l
 before(async () => {
   t = await buildTestApp();
   const ws = await seedWorkspace(t.db);
-  token = ws.token;
+  // An owner's scopes, team and key management included, so every route is reached.
+  token = await ownerSessionToken(t.db, ws.workspace.id);
   api = client(t.app, token);
   formKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
   contactId = (await api.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace' })).body.data.id;
@@ -209,13 +210,66 @@ describe('D5: ids only as plain decimal integers', () => {
 });
 
 describe('D5: errors Fastify raises itself are in the envelope', () => {
-  test('a path that is not valid percent-encoding is 404 Not found', async () => {
-    for (const url of ['/api/v1/contacts/%ff%fe', '/api/v1/quotes/%E0%A4%A', '/api/v1/%ff']) {
+  test('a path that is not valid percent-encoding names no resource: the route\'s 404 when it has one, else 404 Not found', async () => {
+    for (const [url, error] of [
+      ['/api/v1/contacts/%ff%fe', 'Contact not found'],
+      ['/api/v1/quotes/%E0%A4%A', 'Quote not found'],
+      ['/api/v1/quotes/%', 'Quote not found'],
+      ['/api/v1/%ff', 'Not found'],
+      ['/api/v1/%ff/1?x=%ED%A0%80', 'Not found'],
+    ]) {
       const res = await api.get(url);
       assert.equal(res.status, 404, url);
-      assert.deepEqual(res.body, { success: false, error: 'Not found' });
+      assert.deepEqual(res.body, { success: false, error }, url);
       assert.ok(res.headers['x-request-id']);
     }
+  });
+});
+
+describe('E18 in queries and paths: escapes that are not UTF-8 (a lone surrogate)', () => {
+  const SURROGATE = '%ED%A0%80'; // U+D800 written as UTF-8 would be: no valid UTF-8 holds it
+  test('every list with search answers 400 naming `search`, not an empty page', async () => {
+    const doc = (await api.get('/api/v1/openapi.json')).body;
+    const lists = Object.entries<Record<string, { parameters?: { name: string }[] }>>(doc.paths).filter(
+      ([path, ops]) => !path.includes('{') && ops.get?.parameters?.some((p) => p.name === 'search'),
+    );
+    assert.ok(lists.length >= 10);
+    for (const [path] of lists) {
+      // The list's own wording (D4: uploads say `Validation error`), as for an overlong search.
+      const { error } = (await api.get(`${path}?search=${'x'.repeat(300)}`)).body;
+      const parent = ['/api/v1/uploads', '/api/v1/comments'].includes(path) ? `module_type=contact&module_id=${contactId}&` : '';
+      for (const value of [`a${SURROGATE}b`, '%ED%B0%80', 'a%FFb', '%C0%80', `a%F0%9F%98b`]) {
+        const res = await refused(() => api.get(`${path}?${parent}search=${value}`), 400, error);
+        assert.ok(res.body.details.some((d: { path: string[] }) => d.path[0] === 'search'), `${path} ${value}: ${JSON.stringify(res.body)}`);
+      }
+      // Valid escapes, a literal percent sign and a stray `%` still search.
+      for (const value of [encodeURIComponent('é😀'), '%25', '100%', '%zz', 'a+b']) {
+        const res = await api.get(`${path}?${parent}search=${value}`);
+        assert.ok(res.status === 200 || !res.body.details?.some((d: { path: string[] }) => d.path[0] === 'search'), `${path} ${value}: ${JSON.stringify(res.body)}`);
+      }
+    }
+    const found = await api.get(`/api/v1/contacts?search=${encodeURIComponent('Lovelace')}&search=x`);
+    assert.equal(found.status, 400, 'a repeated scalar is still refused');
+    assert.equal((await api.get(`/api/v1/contacts?search=Love+lace`)).body.data.length, 0);
+    assert.equal((await api.get(`/api/v1/contacts?search=Love%6Cace`)).body.data.length, 1);
+    await refused(() => api.get(`/api/v1/comments?module_type=contact&module_id=${contactId}&sort_by=${SURROGATE}`), 400, 'Invalid request', ['sort_by']);
+  });
+
+  test('every resource\'s path id answers its own 404, like an id that does not exist', async () => {
+    const doc = (await api.get('/api/v1/openapi.json')).body;
+    const single = Object.keys(doc.paths).filter((path) => /^\/api\/v1\/[\w-]+\/\{id\}$/.test(path) && doc.paths[path].get);
+    assert.ok(single.length >= 12, String(single.length));
+    for (const path of single) {
+      const absent = await api.get(path.replace('{id}', '999999999'));
+      assert.equal(absent.status, 404, path);
+      assert.match(absent.body.error, /^\w[\w ]* not found$/, path);
+      for (const id of [SURROGATE, `1${SURROGATE}`, '%FF', '%C0%80']) {
+        const res = await api.get(path.replace('{id}', id));
+        assert.deepEqual([res.status, res.body], [404, absent.body], `${path} ${id}`);
+      }
+    }
+    await refused(() => api.put(`/api/v1/contacts/${SURROGATE}`, { last_name: 'x' }), 404, 'Contact not found');
+    await refused(() => api.delete(`/api/v1/contacts/${SURROGATE}`), 404, 'Contact not found');
   });
 });
 
@@ -262,6 +316,23 @@ describe('uploads: a multipart body cut off before its closing boundary', () => 
     }
     // Only the trailing CRLF after the closing delimiter missing: complete.
     assert.equal((await send(payload.subarray(0, payload.length - 2), contentType)).status, 201);
+  });
+
+  test('RFC 2046: a boundary longer than 70 characters, or none, is 400 in the envelope (not the parser\'s 500)', async () => {
+    const withBoundary = (boundary: string, quoted = false) => {
+      const { payload, contentType } = form();
+      const old = /boundary=(.*)$/.exec(contentType)![1];
+      const body = Buffer.from(payload.toString('latin1').split(old).join(boundary), 'latin1');
+      return send(body, `multipart/form-data; boundary=${quoted ? `"${boundary}"` : boundary}`);
+    };
+    for (const boundary of ['b'.repeat(2000), 'b'.repeat(257), 'b'.repeat(71)]) {
+      const res = await refused(() => withBoundary(boundary), 400, 'Validation error');
+      assert.match(res.body.details[0].message, /boundary must be 1 to 70 characters/);
+    }
+    await refused(() => send(form().payload, 'multipart/form-data'), 400, 'Validation error');
+    await refused(() => send(form().payload, 'multipart/form-data; boundary=""'), 400, 'Validation error');
+    assert.equal((await withBoundary('b'.repeat(70))).status, 201);
+    assert.equal((await withBoundary(`${'q'.repeat(60)} (x)'=+`, true)).status, 201);
   });
 
   test('the client stops sending: 400 after the idle timeout, over a real socket', async () => {

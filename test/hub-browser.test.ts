@@ -111,6 +111,30 @@ test('the customer approves a quote from the emailed link, on a phone; the job a
   await page.context().close();
 });
 
+test('F127: a hub page logs no console error and fails no request (its favicon included); text arrives compressed', { skip, timeout: 60_000 }, async () => {
+  const { link } = await sendQuote();
+  const page = await phonePage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  const failed: string[] = [];
+  const encodings = new Map<string, string | undefined>();
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']);
+  });
+  await page.goto(link, { waitUntil: 'networkidle' });
+  // The favicon, as the browser asks for it (headless Chromium may not, so also asked here).
+  const icon = await page.context().request.get(new URL('/favicon.ico', link).href);
+  assert.equal(icon.status(), 200);
+  assert.deepEqual(failed, []);
+  assert.deepEqual(errors, []);
+  assert.equal(encodings.get(new URL(link).pathname), 'br', 'the page');
+  assert.equal(encodings.get('/hub/hub.css'), 'br', 'the stylesheet');
+  await page.context().close();
+});
+
 test('the customer asks for changes, and another declines', { skip, timeout: 60_000 }, async () => {
   const changes = await sendQuote();
   const page = await phonePage();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { insertUploadLink } from './upload-fixtures.ts';
-import { buildTestApp, type Client, client, seedWorkspace, type TestApp } from './helpers.ts';
+import { buildTestApp, type Client, client, ownerSessionToken, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Tenant isolation, for every route: another workspace's id behaves exactly
 // like an id that does not exist (same status, same body), and the owner's
@@ -9,7 +9,7 @@ import { buildTestApp, type Client, client, seedWorkspace, type TestApp } from '
 // the suite, so every new resource has to join it.
 
 /** Makes records in workspace A; returns the path parameters naming them. */
-type Fixture = { make: (a: Client, t: TestApp) => Promise<Record<string, number>>; body?: Record<string, unknown> };
+type Fixture = { make: (a: Client, t: TestApp) => Promise<Record<string, number | string>>; body?: Record<string, unknown> };
 
 const contact = async (a: Client) => (await a.post('/api/v1/contacts', { first_name: 'Iso', last_name: 'Lated' })).body.data.id as number;
 
@@ -21,7 +21,35 @@ const timeEntry = async (a: Client) =>
 const openInvoice = async (a: Client) =>
   (await a.post('/api/v1/invoices', { status: 'sent', line_items: [{ name: 'Work', unitPrice: 100, quantity: 1 }] })).body.data.id as number;
 
+/** A webhook delivery of A's (issue 22's log): a subscription, an event and its delivery row, as the worker makes them. */
+const delivery = async (a: Client, t: TestApp) => {
+  const sub = (await a.post('/api/webhooks/subscribe', { trigger_event: 'new_contact', webhook_url: 'http://127.0.0.1:9/hook' })).body.subscription;
+  const { workspace_id } = await t.db.selectFrom('webhook_subscriptions').select('workspace_id').where('id', '=', sub.id).executeTakeFirstOrThrow();
+  const at = new Date().toISOString();
+  const outbox = await t.db.insertInto('outbox').values({ workspace_id, event: 'new_contact', payload: '{}', created_at: at, processed_at: at }).returning('id').executeTakeFirstOrThrow();
+  const row = await t.db
+    .insertInto('webhook_deliveries')
+    .values({ workspace_id, subscription_id: sub.id, outbox_id: outbox.id, event: 'new_contact', webhook_id: crypto.randomUUID(), status: 'failed', attempts: 5, max_attempts: 5, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+};
+
 const fixtures: Record<string, Fixture> = {
+  // Issue 22: the settings API.
+  '/api/v1/keys/:id': { make: async (a) => ({ id: (await a.post('/api/v1/keys', { type: 'general' })).body.data.id }) },
+  '/api/v1/webhook-deliveries/:id': { make: async (a, t) => ({ id: await delivery(a, t) }) },
+  '/api/v1/webhook-deliveries/:id/redeliver': { make: async (a, t) => ({ id: await delivery(a, t) }) },
+  '/api/v1/team/invites/:id': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
+  '/api/v1/team/invites/:id/resend': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
+  '/api/v1/users/:user_id': {
+    make: async (a) => ({ user_id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.user_id }),
+    body: { job_title: 'Changed' },
+  },
+  '/api/v1/custom-fields/:id': {
+    make: async (a) => ({ id: (await a.post('/api/v1/custom-fields', { module_type: 'job', key: `k${Date.now()}${Math.floor(Math.random() * 1e6)}`, label: 'Iso', type: 'text' })).body.data.id }),
+    body: { label: 'Changed' },
+  },
   '/api/v1/contacts/:id': { make: async (a) => ({ id: await contact(a) }), body: { company: 'Changed' } },
   '/api/v1/contacts/:id/properties': { make: async (a) => ({ id: await contact(a) }), body: { address: { city: 'X' } } },
   // E7: another workspace's contact gets no link, and keeps its links.
@@ -95,8 +123,9 @@ describe('tenant isolation on every route', () => {
   let b: Client;
   before(async () => {
     t = await buildTestApp();
-    a = client(t.app, (await seedWorkspace(t.db, 'Owner Co')).token);
-    b = client(t.app, (await seedWorkspace(t.db, 'Intruder Co')).token);
+    // Owners' sessions (stand-ins, test/helpers.ts): they may call every route, keys' and team's too.
+    a = client(t.app, await ownerSessionToken(t.db, (await seedWorkspace(t.db, 'Owner Co')).workspace.id));
+    b = client(t.app, await ownerSessionToken(t.db, (await seedWorkspace(t.db, 'Intruder Co')).workspace.id));
   });
   after(() => t.close());
 
@@ -112,7 +141,7 @@ describe('tenant isolation on every route', () => {
     for (const route of routes) {
       const fixture = fixtures[route.url];
       const params = await fixture.make(a, t);
-      const fill = (values: Record<string, number>) => route.url.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
+      const fill = (values: Record<string, number | string>) => route.url.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
       const absent = Object.fromEntries(Object.keys(params).map((k) => [k, ABSENT]));
       const call = (c: Client, url: string) => {
         if (route.method === 'GET') return c.get(url);
@@ -155,7 +184,8 @@ describe('tenant isolation on every route', () => {
       assert.deepEqual(foreign.body, missing.body, c.type);
       assert.deepEqual((await a.get(`${c.path}/${c.id}`)).body, before, `${c.type}: the owner's record changed`);
     }
-    assert.deepEqual(await t.db.selectFrom('messages').select('id').execute(), [], 'no message was queued in either workspace');
+    // (The invite fixtures above queued team emails; no customer message was queued.)
+    assert.deepEqual(await t.db.selectFrom('messages').select('id').where('type', '!=', 'team_invite').execute(), [], 'no message was queued in either workspace');
     // The same ids are sendable by their owner: the 404 above was the workspace check.
     for (const c of cases) assert.equal((await a.post('/api/v1/notifications', { type: c.type, module_id: c.id })).status, 201, c.type);
   });
@@ -164,14 +194,27 @@ describe('tenant isolation on every route', () => {
     await contact(a);
     const lists = t.app.routeTable.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/') && !r.url.includes(':') && !r.hidden);
     for (const route of lists) {
-      if (['/api/v1/users', '/api/v1/workspace'].includes(route.url)) continue; // B's own members and workspace
+      // B's own members, workspace, settings and keys (the keys are checked below).
+      if (['/api/v1/users', '/api/v1/workspace', '/api/v1/notification-settings', '/api/v1/keys', '/api/v1/me'].includes(route.url)) continue;
       const res = await b.get(route.url);
+      if (route.url === '/api/v1/home') {
+        // Not a list: B's dashboard counts and shows nothing of A's.
+        assert.deepEqual([res.body.data.new_requests, res.body.data.jobs_to_invoice, res.body.data.activity], [0, 0, []], route.url);
+        continue;
+      }
       if (res.status === 400) continue; // lists that need a parent (uploads, comments) are covered by their fixtures
       assert.equal(res.status, 200, route.url);
       assert.deepEqual(res.body.data, [], route.url);
     }
+    const aKeys = new Set((await a.get('/api/v1/keys?per_page=100')).body.data.map((k: { id: number }) => k.id));
+    const bKeys = (await b.get('/api/v1/keys?per_page=100')).body.data.map((k: { id: number }) => k.id);
+    assert.ok(aKeys.size > 0 && bKeys.length > 0);
+    assert.deepEqual(bKeys.filter((id: number) => aKeys.has(id)), [], "A's keys are not in B's list");
     const users = (await b.get('/api/v1/users')).body.data;
     assert.equal(users.length, 1);
     assert.match(users[0].email, /^owner/);
+    const me = (await b.get('/api/v1/me')).body.data; // A1: the caller's own, nothing of A's
+    assert.deepEqual(me.workspaces.map((w: { id: number }) => w.id), [me.workspace.id]);
+    assert.equal(me.user.id, users[0].user_id);
   });
 });

@@ -34,6 +34,12 @@ const TIMEOUT_MS = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Room for any (wrong) further attempt to show up: several retry intervals. */
 const QUIET_MS = RETRY_MS * 6;
+/**
+ * For tests of what a good server receives, not of time-outs: an attempt on a loaded
+ * machine can outlast 2 x 300 ms, be cut off and be sent again (at least once, as
+ * designed), which would count as a second copy.
+ */
+const ROOMY = { messageTimeout: 10_000 };
 /** What an SMTP attempt cut off at MESSAGE_TIMEOUT records (greeting or socket timeout). */
 const SMTP_TIMEOUT_ERROR = /ETIMEDOUT|greeting|time ?out/i;
 
@@ -46,6 +52,7 @@ const MESSAGE_FIELDS = [
   'id',
   'module_id',
   'module_type',
+  'next_attempt_at',
   'sent_at',
   'status',
   'subject',
@@ -186,7 +193,7 @@ describe('message delivery', () => {
     test('a quote email reaches the SMTP server: envelope, From = MAIL_FROM, To, Subject, text and HTML parts, Message-ID; the row is sent', async () => {
       const rx = await smtp();
       const { ws, contact, quote, email } = await queuedQuoteEmail();
-      startWorker({ smtpUrl: rx.url });
+      startWorker({ smtpUrl: rx.url, ...ROOMY });
       await waitStatus(email.id, ['sent', 'failed', 'not_sent']);
 
       assert.equal(rx.mails.length, 1, 'exactly one copy');
@@ -245,7 +252,7 @@ describe('message delivery', () => {
       await notify(ws, 'quote_to_customer', quote.id);
       await notify(ws, 'invoice_to_customer', invoice.id);
       const emails = (await messagesOf(ws.workspace.id)).filter((m) => m.channel === 'email');
-      startWorker({ smtpUrl: rx.url });
+      startWorker({ smtpUrl: rx.url, ...ROOMY });
       for (const e of emails) await waitStatus(e.id, ['sent', 'failed', 'not_sent']);
       assert.equal(rx.mails.length, 2);
       // Sent side by side: in either order.
@@ -293,7 +300,7 @@ describe('message delivery', () => {
     test('a 550 to RCPT TO fails the email at once: one attempt, the 550 kept, no retry', async () => {
       const rx = await smtp({ rcpt: () => ({ code: 550, message: 'No such mailbox here' }) });
       const { email, contact } = await queuedQuoteEmail();
-      startWorker({ smtpUrl: rx.url });
+      startWorker({ smtpUrl: rx.url, ...ROOMY });
       await waitStatus(email.id, ['sent', 'failed', 'not_sent']);
       await sleep(QUIET_MS);
       const row = await messageRow(email.id);
@@ -311,7 +318,7 @@ describe('message delivery', () => {
     test('a 451 to RCPT TO is temporary: retried on the schedule, then sent; one accepted copy', async () => {
       const rx = await smtp({ rcpt: (n) => (n === 1 ? { code: 451, message: 'Try again later' } : null) });
       const { email, contact } = await queuedQuoteEmail();
-      startWorker({ smtpUrl: rx.url });
+      startWorker({ smtpUrl: rx.url, ...ROOMY });
       await waitStatus(email.id, ['sent', 'failed', 'not_sent']);
       await sleep(QUIET_MS);
       const row = await messageRow(email.id);
@@ -324,10 +331,31 @@ describe('message delivery', () => {
       assert.ok(rx.mails[0].accepted);
     });
 
+    test('issue 25: a message that failed an attempt and waits for the next shows as retrying, with its next attempt, in fieldwork messages', async () => {
+      const rx = await smtp({ rcpt: () => ({ code: 451, message: 'Try again later' }) });
+      const { email } = await queuedQuoteEmail();
+      startWorker({ smtpUrl: rx.url, messageRetrySchedule: [3_600_000], ...ROOMY });
+      await waitFor('the first failure', async () => (await messageRow(email.id)).attempts >= 1);
+      await worker!.stop();
+      worker = null;
+      const workspaceId = (await t.db.selectFrom('messages').select('workspace_id').where('id', '=', email.id).executeTakeFirstOrThrow()).workspace_id;
+      const r = await spawnCli(t.url, ['messages', '--workspace', String(workspaceId), '--status', 'retrying', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const [m] = (JSON.parse(r.stdout) as { messages: { id: number; status: string; next_attempt_at: string; attempts: number }[] }).messages;
+      assert.deepEqual([m.id, m.status, m.attempts], [email.id, 'retrying', 1]);
+      assert.ok(Math.abs(Date.parse(m.next_attempt_at) - (Date.now() + 3_600_000)) < 120_000, m.next_attempt_at);
+      const queued = await spawnCli(t.url, ['messages', '--workspace', String(workspaceId), '--status', 'queued', '--json']);
+      assert.deepEqual(JSON.parse(queued.stdout).messages, []);
+      const text = await spawnCli(t.url, ['messages', '--workspace', String(workspaceId)]);
+      assert.match(text.stdout, /NEXT ATTEMPT/);
+      assert.match(text.stdout, /\bretrying\b/);
+      await t.db.updateTable('messages').set({ status: 'failed', next_attempt_at: null }).where('id', '=', email.id).execute();
+    });
+
     test('a 451 after DATA twice: sent on the third attempt, every copy with the same Message-ID, one accepted', async () => {
       const rx = await smtp({ data: (n) => (n <= 2 ? { code: 451, message: 'Local problem, try later' } : null) });
       const { email } = await queuedQuoteEmail();
-      startWorker({ smtpUrl: rx.url });
+      startWorker({ smtpUrl: rx.url, ...ROOMY });
       // Between attempts: queued again with the 451 and a next attempt.
       await waitFor('the first failure', async () => (await messageRow(email.id)).attempts >= 1);
       const between = await messageRow(email.id);
@@ -744,7 +772,8 @@ describe('message delivery', () => {
       assert.equal(m.created_at, row.created_at);
       assert.equal(m.sent_at, row.sent_at);
       assert.equal(m.error, row.error);
-      assert.equal(m.attempts, 1);
+      assert.equal(m.attempts, row.attempts); // 1, or more when a loaded machine made the SMTP attempt time out once
+      assert.ok(Number(m.attempts) >= 1);
       assert.equal(m.module_type, 'quote');
       assert.equal(m.contact_id, contact.id);
     }

@@ -16,12 +16,16 @@ interface Operation {
   tags?: string[];
   'x-scopes'?: string[];
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
-  responses: Record<string, { $ref?: string }>;
+  responses: Record<string, { $ref?: string; headers?: Record<string, { $ref: string }> }>;
 }
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post: Operation }>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown> }>; responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown> }>;
+    responses: Record<string, { content: Record<string, { schema: { $ref: string } }>; headers?: Record<string, { $ref: string }> }>;
+    headers: Record<string, { schema: { type: string } }>;
+  };
 }
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -61,8 +65,9 @@ describe('OpenAPI document (E16)', () => {
       ids.add(op.operationId);
       assert.ok(op.summary, key);
       assert.ok(op.tags?.length, key);
-      const fourxx = Object.keys(op.responses).filter((s) => s.startsWith('4'));
-      assert.ok(fourxx.length > 0, key);
+      const fourxx = Object.keys(op.responses).filter((s) => s.startsWith('4') || s === '500');
+      assert.ok(fourxx.length > 1, key);
+      assert.ok(op.responses['500'], `${key} 500`);
       for (const s of fourxx) assert.match(op.responses[s].$ref ?? '', /^#\/components\/responses\/\w+$/, `${key} ${s}`);
       if (op['x-scopes']) {
         for (const scope of op['x-scopes']) assert.ok(op.description?.includes(`\`${scope}\``), `${key}: scope in the description`);
@@ -77,10 +82,10 @@ describe('OpenAPI document (E16)', () => {
     const get = doc.paths['/api/v1/contacts/{id}'].get;
     assert.equal(get.operationId, 'getContact');
     assert.deepEqual(get['x-scopes'], ['contacts:read']);
-    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '401', '403', '404', '429']);
+    assert.deepEqual(Object.keys(get.responses).sort(), ['200', '401', '403', '404', '429', '500']);
     const create = doc.paths['/api/v1/contacts'].post;
     assert.equal(create.operationId, 'createContact');
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '422', '429']); // D4: contacts answer 422
+    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '403', '422', '429', '500']); // D4: contacts answer 422
     assert.equal(create.requestBody?.content['application/json'].schema.$ref, '#/components/schemas/CreateContactBody');
     assert.ok(doc.paths['/api/v1/contacts/{id}'].delete.responses['409'], 'deleteContact 409');
     assert.equal(doc.paths['/api/v1/quotes/{id}/status'].put.operationId, 'updateQuoteStatus');
@@ -88,10 +93,76 @@ describe('OpenAPI document (E16)', () => {
     assert.equal(doc.paths['/api/v1/invoices/{id}'].get.summary, 'Get an invoice');
     assert.equal(doc.paths['/api/v1/workspace'].get.operationId, 'getWorkspace');
     assert.equal(doc.paths['/api/v1/contacts/{id}/properties'].get.operationId, 'listContactProperties');
-    assert.equal(doc.paths['/api/v1/uploads'].get['x-scopes'], undefined); // checked per parent by the service
-    assert.match(doc.paths['/api/v1/uploads'].get.description ?? '', /parent/);
+    // Uploads and comments: the parent's scope, checked by the service; every possible one listed (E16).
+    const parents = ['contacts', 'requests', 'quotes', 'jobs', 'invoices', 'events', 'timesheets'];
+    const perParent = operations().filter(({ key }) => / \/api\/v1\/(uploads|comments)/.test(key));
+    assert.ok(perParent.length >= 9, String(perParent.length));
+    for (const { key, op } of perParent) {
+      const access = key.startsWith('GET ') ? 'read' : 'write';
+      assert.deepEqual(op['x-scopes'], parents.map((p) => `${p}:${access}`), key);
+      assert.match(op.description ?? '', /the parent's module decides/, key);
+    }
     // The wildcard download URLs cannot be described: they are left out.
     assert.deepEqual(Object.keys(doc.paths).filter((p) => p.includes('*')), []);
+  });
+
+  test('the rate-limit headers are declared once and on every answer under /api/v1 and /api/webhooks; 429 adds Retry-After', () => {
+    const names = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    assert.deepEqual(Object.keys(doc.components.headers).sort(), ['IgnoredFields', 'RetryAfter', 'XRateLimitLimit', 'XRateLimitRemaining', 'XRateLimitReset']); // IgnoredFields: E19
+    let checked = 0;
+    for (const { key, op } of operations()) {
+      if (!/ \/api\/(v1|webhooks)\//.test(key)) continue;
+      for (const [status, response] of Object.entries(op.responses)) {
+        const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop() ?? ''] : response;
+        assert.deepEqual(Object.keys(resolved.headers ?? {}).filter((h) => h.startsWith('X-')), names, `${key} ${status}`);
+        for (const h of Object.values(resolved.headers ?? {})) assert.ok(doc.components.headers[h.$ref.split('/').pop() ?? ''], `${key} ${status}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 300, String(checked));
+    assert.ok(doc.components.responses.TooManyRequests.headers?.['Retry-After']);
+  });
+
+  test('the embedded form\'s operations say the key is in the body, and list 401 and 429', () => {
+    for (const [path, statuses] of [
+      ['/api/forms/embed-fields', ['200', '400', '401', '403', '500']],
+      ['/api/forms/embed-request', ['201', '400', '401', '403', '429', '500']],
+    ] as const) {
+      const op = doc.paths[path].post;
+      assert.match(op.description ?? '', /`apiKey`/, path);
+      assert.match(op.description ?? '', /401 `Invalid API key`/, path);
+      assert.deepEqual(Object.keys(op.responses).sort(), statuses, path);
+    }
+    assert.match(doc.paths['/api/forms/embed-request'].post.description ?? '', /429/);
+  });
+
+  test('bounds: the form\'s idempotency_key (E11: 255) and the upload\'s module_id, like every other id', () => {
+    const ref = doc.paths['/api/forms/embed-request'].post.requestBody?.content['application/json'].schema.$ref ?? '';
+    const body = doc.components.schemas[ref.split('/').pop() ?? ''];
+    assert.deepEqual(body.properties?.idempotency_key, {
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7e]+$',
+      description: '1 to 255 printable ASCII characters; a repeat answers the first answer',
+      type: 'string',
+    });
+    const form = doc.paths['/api/v1/uploads'].post.requestBody?.content['multipart/form-data'].schema as unknown as { properties: Record<string, { minimum?: number; maximum?: number }> };
+    assert.deepEqual([form.properties.module_id.minimum, form.properties.module_id.maximum], [1, 2_147_483_647]);
+  });
+
+  test('every nullable enum carries its type, so generated clients can send null (contact title)', () => {
+    const nullableEnums: { at: string; schema: { type?: unknown; enum: unknown[] } }[] = [];
+    const walk = (v: unknown, at: string) => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`));
+      else if (v && typeof v === 'object') {
+        const o = v as { enum?: unknown[] };
+        if (Array.isArray(o.enum) && o.enum.includes(null)) nullableEnums.push({ at, schema: o as { enum: unknown[] } });
+        for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k}`);
+      }
+    };
+    walk(doc, '#');
+    assert.ok(nullableEnums.some((e) => e.at.endsWith('/title')), 'contact title');
+    for (const { at, schema } of nullableEnums) assert.deepEqual(schema.type, ['string', 'null'], at);
   });
 
   test('shared schemas are components', () => {

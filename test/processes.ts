@@ -37,7 +37,7 @@ function launch(args: string[], env: Record<string, string>): Proc {
   return p;
 }
 
-const READY = /Fieldwork listening on (http:\/\/[^"\s;]+)(?:; metrics on (http:\/\/[^"\s]+))?/;
+const READY = /Fieldwork listening on (http:\/\/[^"\s;]+)(?: \(links use [^)"]+\))?(?:; metrics on (http:\/\/[^"\s]+))?/;
 
 /** `node --import tsx src/main.ts` on 127.0.0.1, any free port; resolves once its ready line is out. */
 export async function startServer(env: Record<string, string>): Promise<ServerProc> {

@@ -123,10 +123,20 @@ describe('retention pruning', () => {
         .execute();
     }
 
+    // A1: sessions and setup/reset links that expired 40 days ago go; ones expired yesterday stay.
+    const account = await t.db.insertInto('accounts').values({ email: ws.owner.email, password_hash: null, created_at: iso(nowMs), updated_at: iso(nowMs) }).returning('id').executeTakeFirstOrThrow();
+    for (const [i, expired] of [40, 1].entries()) {
+      const at = iso(nowMs - expired * DAY);
+      await t.db.insertInto('sessions').values({ token_hash: `s-${ws.workspace.id}-${i}`, account_id: account.id, user_id: ws.owner.id, created_at: at, last_seen_at: at, expires_at: at }).execute();
+      await t.db.insertInto('auth_links').values({ workspace_id: ws.workspace.id, user_id: ws.owner.id, kind: 'setup', token_hash: `l-${ws.workspace.id}-${i}`, expires_at: at, used_at: null, created_at: at }).execute();
+    }
+
     // Batches of 3: several statements, each a bounded DELETE.
     t.queries.length = 0;
     const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
-    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4, hub_links: 2 });
+    assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4, hub_links: 2, sessions: 1, auth_links: 1 });
+    assert.deepEqual((await t.db.selectFrom('sessions').select('token_hash').execute()).map((s) => s.token_hash), [`s-${ws.workspace.id}-1`]);
+    assert.deepEqual((await t.db.selectFrom('auth_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).execute()).map((s) => s.token_hash), [`l-${ws.workspace.id}-1`]);
     const links = await t.db.selectFrom('hub_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
     assert.deepEqual(links.map((l) => l.token_hash), [`hash-${ws.workspace.id}-2`, `hash-${ws.workspace.id}-3`], 'links expired within the period stay');
     const kept = await t.db.selectFrom('deletions').select('resource_id').where('workspace_id', '=', ws.workspace.id).execute();

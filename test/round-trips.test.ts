@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
+import { call, setUp, signIn } from './session-client.ts';
 
 const isAuth = (q: string) => /"api_keys"/.test(q);
+/** The file sweeper's own polling (src/storage/sweeper.ts) runs beside requests, not in them; a request only inserts into file_deletions. */
+const isSweeper = (q: string) => /^(select .* from|delete from) "file_deletions"/i.test(q);
 
 /**
  * The statements one request (`fn`) runs, without authentication's: at most
@@ -18,7 +21,7 @@ async function statementsOf(t: TestApp, fn: () => Promise<unknown>): Promise<str
   await fn();
   const auth = t.queries.filter(isAuth);
   assert.ok(auth.length <= 1, `authentication ran ${auth.length} statements:\n${auth.join('\n')}`);
-  return t.queries.filter((q) => !isAuth(q));
+  return t.queries.filter((q) => !isAuth(q) && !isSweeper(q));
 }
 
 /** Asserts a budget, printing the statements when it is exceeded. */
@@ -209,5 +212,22 @@ describe('round trips: contacts and events', () => {
       const l = await statementsOf(t, async () => assert.equal((await api.get(url)).status, 200));
       within(l, 2, `GET ${url}`);
     }
+  });
+});
+
+// A1: sign-in reads the account with its memberships and workspaces (1), inserts
+// the session (2) and drops the person's expired ones (3); then a session's GET
+// reads its session and membership in 1 besides the route's own.
+describe('round trips: sessions', () => {
+  test('sign-in: 4 statements at most; a session GET /contacts/:id: the session lookup + 1', async () => {
+    const ws = await seedWorkspace(t.db);
+    await setUp(t.app, t.db, ws.workspace.id, ws.owner.user_id);
+    t.queries.length = 0;
+    const b = await signIn(t.app, ws.owner.email);
+    within(t.queries.filter((q) => !isSweeper(q)), 4, 'POST /api/auth/sign-in');
+    const c = await b.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'Session' });
+    t.queries.length = 0;
+    assert.equal((await call(t.app, 'GET', `/api/v1/contacts/${c.body.data.id}`, { cookie: b.cookie })).status, 200);
+    within(t.queries.filter((q) => !isSweeper(q)), 2, 'GET /contacts/:id with a session');
   });
 });

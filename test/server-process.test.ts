@@ -34,7 +34,7 @@ describe('the server process', () => {
     await new Promise((r) => setTimeout(r, 200));
     const lines = stdoutLines(server);
     assert.equal(lines.length, 1, server.stdout);
-    assert.match(JSON.parse(lines[0]).msg, /^Fieldwork listening on http:\/\/127\.0\.0\.1:\d+; metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    assert.match(JSON.parse(lines[0]).msg, /^Fieldwork listening on http:\/\/127\.0\.0\.1:\d+ \(links use http:\/\/localhost:\d+\); metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 
     // The metrics listener serves /metrics and nothing else; the API port has no /metrics.
     const scraped = await fetch(server.metrics!);
@@ -57,6 +57,31 @@ describe('the server process', () => {
     assert.equal(r.stdout, '');
     const errLines = r.stderr.split('\n').filter((l) => l && !/FSTDEP|trace-warnings/.test(l));
     assert.deepEqual(errLines, ['fieldwork: cannot start: database postgres://fieldwork:***@127.0.0.1:1/nowhere did not answer: connect ECONNREFUSED 127.0.0.1:1']);
+  });
+
+  test('issue 25: a malformed SMTP_URL is refused at start, by the server and by fieldwork worker, without its password', async () => {
+    for (const args of [['--import', 'tsx', 'src/main.ts'], ['bin/fieldwork.js', 'worker']]) {
+      const r = spawnSync(process.execPath, args, {
+        cwd: `${import.meta.dirname}/..`,
+        env: { ...process.env, DATABASE_URL: t.url, PORT: '0', SMTP_URL: 'mailer:secret@localhost:2525' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /SMTP_URL: "\*\*\*@localhost:2525" is not a URL like smtp:\/\/user:pass@host:587 or smtps:\/\/host:465/);
+      assert.doesNotMatch(r.stderr, /secret/);
+    }
+    for (const good of ['smtp://u:p@127.0.0.1:2525', 'smtps://mail.example.com']) assert.equal(loadConfig({ SMTP_URL: good }).smtpUrl, good);
+    assert.throws(() => loadConfig({ SMTP_URL: 'localhost:2525' }), /SMTP_URL: "localhost:2525" is not a URL/);
+  });
+
+  test('issue 25: the ready line names the address it listens on (0.0.0.0, not 127.0.0.1) and the PUBLIC_URL its links use', async () => {
+    const server = await startServer({ DATABASE_URL: t.url, WORKER: 'off', HOST: '0.0.0.0', PUBLIC_URL: 'https://office.example.com' });
+    procs.push(server);
+    const msg = JSON.parse(stdoutLines(server)[0]).msg as string;
+    assert.match(msg, /^Fieldwork listening on http:\/\/0\.0\.0\.0:\d+ \(links use https:\/\/office\.example\.com\)$/);
+    assert.equal((await fetch(`http://127.0.0.1:${new URL(server.address).port}/healthz`)).status, 200);
   });
 
   test('SIGTERM: the request in flight is answered (no reset), new connections are refused, the process exits 0', async () => {

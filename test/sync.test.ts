@@ -206,6 +206,20 @@ describe('E13 deletions feed', () => {
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.details[0].path, ['since']);
     assert.deepEqual((await api.get('/api/v1/deletions?since=2999-01-01T00:00:00Z')).body.data, []);
+
+    // F121: the feed sorts only by deletion time, and refuses other sort values like every list.
+    const newest = await api.get('/api/v1/deletions?sort_by=deleted_at&sort_direction=desc');
+    assert.deepEqual(newest.body.data.map((d: { id: number }) => d.id), [event, taxRate, service, contact]);
+    assert.deepEqual((await api.get('/api/v1/deletions?sort_direction=asc')).body.data, all.body.data);
+    for (const [query, field] of [['sort_by=password', 'sort_by'], ['sort_direction=sideways', 'sort_direction'], ['sort_by=id', 'sort_by']]) {
+      const refused = await api.get(`/api/v1/deletions?${query}`);
+      assert.equal(refused.status, 400, query);
+      assert.equal(refused.body.error, 'Invalid request');
+      assert.deepEqual(refused.body.details[0].path, [field], query);
+      if (query === 'sort_by=id') continue; // contacts do sort by id
+      const list = await api.get(`/api/v1/contacts?${query}`);
+      assert.deepEqual([list.status, list.body.error, list.body.details[0].path], [400, 'Invalid request', [field]], `contacts ${query}`);
+    }
   });
 
   test('a refused delete leaves no entry; another workspace never sees the entries', async () => {

@@ -8,7 +8,8 @@ import { backend, buildTestApp, type TestApp } from './helpers.ts';
 // workspace_id, and every secondary index a list or lookup uses leads with it.
 
 /** Not distributed: global tables (reference tables, or outside the tenants altogether). */
-const GLOBAL_TABLES = new Set(['workspaces', 'service_secrets', 'kysely_migration', 'kysely_migration_lock']);
+// A1: a person (`accounts`) and their sessions span workspaces: a session moves between its person's memberships.
+const GLOBAL_TABLES = new Set(['workspaces', 'service_secrets', 'kysely_migration', 'kysely_migration_lock', 'accounts', 'sessions']);
 
 /**
  * SQLite's FTS5 trigram indexes of contacts and properties (migration 0009) and
@@ -30,6 +31,8 @@ const EXEMPT_INDEXES: Record<string, string> = {
   'users(user_id)': 'a user id is unique across workspaces; Citus: unique (workspace_id, user_id)',
   'api_keys(token_hash)': 'the key lookup before the workspace is known; Citus: (workspace_id, token_hash), the workspace taken from the token prefix',
   'hub_links(token_hash)': 'the hub link lookup before the workspace is known (E7); Citus: a reference lookup table, or the workspace hash in the token',
+  'auth_links(token_hash)': 'the setup or reset link lookup before the workspace is known (A1); Citus: a reference lookup table, as hub links',
+  'users(email)': "a person's memberships by email at sign-in, before any workspace is known (A1); Citus: a reference table of (email, workspace_id)",
   'jobs(quote_id)': 'one job per quote; Citus: unique (workspace_id, quote_id)',
   'stored_files(bucket, path)': 'one row per stored object; Citus: unique (workspace_id, bucket, path)',
   // Retention prunes expired records across workspaces; Citus: the same pass runs on every shard.

@@ -20,6 +20,7 @@ export const DELETION_SCOPES = {
   services: 'services',
   tax_rates: 'tax-rates',
   quote_templates: 'quote-templates',
+  custom_fields: 'custom_fields', // A65: definitions can be deleted over the API
   uploads: null, // the parent's scope (SPEC Uploads 4), given by the caller
 } as const;
 export type DeletedResource = keyof typeof DELETION_SCOPES;

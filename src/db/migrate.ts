@@ -14,6 +14,9 @@ import * as m0012 from './migrations/0012-idempotency.ts';
 import * as m0013 from './migrations/0013-invoice-money.ts';
 import * as m0014 from './migrations/0014-sync.ts';
 import * as m0015 from './migrations/0015-hub.ts';
+import * as m0016 from './migrations/0016-accounts.ts';
+import * as m0017 from './migrations/0017-settings.ts';
+import * as m0018 from './migrations/0018-logo.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -31,6 +34,9 @@ const migrations: Record<string, Migration> = {
   '0013-invoice-money': m0013,
   '0014-sync': m0014,
   '0015-hub': m0015,
+  '0016-accounts': m0016,
+  '0017-settings': m0017,
+  '0018-logo': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

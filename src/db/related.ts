@@ -193,7 +193,10 @@ export function pendingRefs<N extends NamedRefs>(workspaceId: number, named: N) 
     return documentJson(eb, dialect, kind === 'request' ? 'requests' : 'quotes', column);
   };
   return {
-    from: pendingRow(workspaceId, ints, texts).as('pending'),
+    // Built when asked for: a loader compiled once per shape (shapedQuery) only reads.
+    get from() {
+      return pendingRow(workspaceId, ints, texts).as('pending');
+    },
     select: (eb: ParentBuilder, dialect: Dialect) => names.map((name) => json(eb, dialect, name).as(name)),
     read(row: { [K in keyof N]: JsonText<RefTargets[RefKind]> | null }): { refs: LoadedRefs<N>; missing: (keyof N & string)[] } {
       const refs: Partial<Record<keyof N, RefTargets[RefKind] | null>> = {};

@@ -18,6 +18,15 @@ export interface WorkspacesTable {
   settings: Json;
   created_at: string;
   updated_at: string;
+  // How customers reach the business, on its documents (0017).
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  tax_number: string | null;
+  // The logo (0018, A125): its key in the public bucket and its sniffed type (image/png or image/jpeg).
+  logo_key: string | null;
+  logo_type: string | null;
 }
 
 /** A workspace member. `user_id` is the UUID the API uses for every user reference. */
@@ -48,6 +57,7 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  updated_at: string; // 0017: created or revoked (not last use)
 }
 
 export interface ContactsTable {
@@ -460,6 +470,9 @@ export interface DB {
   appointment_reminders: AppointmentRemindersTable;
   idempotency_keys: IdempotencyKeysTable;
   hub_links: HubLinksTable;
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  auth_links: AuthLinksTable;
   deletions: DeletionsTable;
   row_counts: RowCountsTable;
   contacts_search: SearchIndexRelation;
@@ -550,6 +563,7 @@ export interface CustomFieldsTable {
   options: Json; // select: JSON array of the allowed values
   required: number;
   created_at: string;
+  updated_at: string; // 0017
 }
 
 /** A customer email or SMS: the message log and the worker's queue (0007). */
@@ -608,4 +622,38 @@ export interface IdempotencyKeysTable {
   locked_until: string;
   created_at: string;
   expires_at: string;
+}
+
+/** A1 (0016): a person, an email with one password; their memberships are the `users` rows with that email. */
+export interface AccountsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A1 (0016): a signed-in browser; only the SHA-256 of its token is kept. */
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  account_id: number;
+  /** users.id: the membership (workspace and role) the session acts as. */
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A1 (0016): setup and password reset links, single use; only the SHA-256 of the token is kept. */
+export interface AuthLinksTable {
+  id: Generated<number>;
+  workspace_id: number;
+  /** users.id */
+  user_id: number;
+  kind: string; // setup | reset
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }

@@ -1,4 +1,5 @@
 import { formatMoney, formatQuantity } from './format.ts';
+import { totalCents } from './money.ts';
 import { computeTotals, type LineItem, type PricingTerms, lineTotalCents, type Unit } from './line-items.ts';
 
 // A quote or invoice as its customer reads it, formatted once for every place
@@ -23,7 +24,7 @@ export interface DocumentView {
   taxRate: string;
   tax: string;
   total: string;
-  /** A quote's deposit: "25%" or an amount; empty when none. */
+  /** A quote's deposit: "25% ($395.47)" or an amount; empty when none. The one rendering of emails, PDFs and the hub. */
   deposit: string;
 }
 
@@ -53,6 +54,6 @@ export function documentView(doc: PricedDocument, currency: string, display: 'sy
     tax: t.tax ? money(t.tax) : '',
     // The stored total: D7 keeps a total the client set.
     total: fmt(doc.total),
-    deposit: doc.deposit > 0 ? (doc.deposit_unit === '%' ? `${formatQuantity(doc.deposit)}%` : fmt(doc.deposit)) : '',
+    deposit: doc.deposit > 0 ? (doc.deposit_unit === '%' ? `${formatQuantity(doc.deposit)}% (${money(Math.round((totalCents(doc.total) * doc.deposit) / 100))})` : fmt(doc.deposit)) : '',
   };
 }

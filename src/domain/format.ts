@@ -71,3 +71,16 @@ export const currencyForCountry = (country: string | null | undefined): string =
 
 /** The currency every amount of a workspace is shown in: its own, else its country's (F101). */
 export const workspaceCurrency = (w: { currency: string | null; country: string | null }): string => w.currency || currencyForCountry(w.country);
+
+/**
+ * A64: how customers reach the business, as lines under its name on PDFs and hub
+ * pages (the address's own lines, then phone, email, website, tax number); empty
+ * fields are left out.
+ */
+export function businessLines(w: { address?: string | null; phone?: string | null; email?: string | null; website?: string | null; tax_number?: string | null }): string[] {
+  const address = (w.address ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return [...address, w.phone, w.email, w.website, w.tax_number ? `Tax no. ${w.tax_number}` : null].filter((l): l is string => Boolean(l?.trim()));
+}

@@ -70,3 +70,10 @@ export function zonedDate(ms: number, timeZone: string | null | undefined): stri
   const wall = fmt ? wallAt(fmt, Math.floor(ms / 60_000)) * 60_000 : ms;
   return new Date(wall).toISOString().slice(0, 10);
 }
+
+/** The zone's wall clock at an instant (ms): date `YYYY-MM-DD` and time `HH:MM`. */
+export function zonedWallClock(ms: number, timeZone: string | null | undefined): { date: string; time: string } {
+  const fmt = formatterFor(timeZone);
+  const wall = new Date(fmt ? wallAt(fmt, Math.floor(ms / 60_000)) * 60_000 : ms).toISOString();
+  return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
+}

@@ -64,6 +64,11 @@ const IdempotencyKeyHeader = Type.Object({
   ),
 });
 
+/** E11: 400 `Invalid Idempotency-Key` unless `key` is 1 to 255 printable ASCII characters. */
+export function checkIdempotencyKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || !KEY.test(key)) throw new AppError(400, 'Invalid Idempotency-Key');
+}
+
 /**
  * Claims `key` for the request of `auth` (the embedded form, whose key is in its
  * body, calls it once it knows the API key). True when the request was answered:
@@ -77,7 +82,7 @@ export async function claimIdempotencyKey(
   auth: AuthContext,
   key: unknown,
 ): Promise<boolean> {
-  if (typeof key !== 'string' || !KEY.test(key)) throw new AppError(400, 'Invalid Idempotency-Key');
+  checkIdempotencyKey(key);
   const write = new IdempotentRequest(db, request, reply, { workspaceId: auth.workspaceId, keyId: auth.keyId, key });
   const replay = await write.claim(ttlMs);
   if (replay) {

@@ -2,6 +2,7 @@ import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { EVENTS, type DomainEvent } from '../outbox/emit.ts';
 import type { RouteScope } from './context.ts';
+import { SESSION_ONLY_SCOPES } from './auth.ts';
 
 // E16: the OpenAPI document tells all, from one place. Every route registered
 // after describeApi() gets, in its schema, an operationId derived from its
@@ -75,13 +76,15 @@ const RESPONSES: Record<number, [name: string, description: string]> = {
   403: ['Forbidden', "The key's scopes do not allow this operation"],
   404: ['NotFound', "No such resource in the key's workspace (another workspace's id included)"],
   409: ['Conflict', 'The change conflicts with existing records'],
+  415: ['UnsupportedMediaType', 'The body is not JSON'],
   422: ['UnprocessableEntity', 'Validation failed (`details` names each field; D4)'],
   429: ['TooManyRequests', 'Rate limit exceeded; `Retry-After` gives the seconds to wait'],
+  500: ['InternalServerError', 'An unexpected failure; nothing was committed, and the answer is in the same envelope'],
 };
 
 /** The statuses a route can answer besides its own, from its shape and config. */
 function errorStatuses(route: RouteOptions, operationId: string): number[] {
-  const config = (route.config ?? {}) as { scope?: RouteScope; public?: boolean; validation?: string };
+  const config = (route.config ?? {}) as { scope?: RouteScope; public?: boolean; validation?: string; errors?: readonly number[] };
   const schema = (route.schema ?? {}) as Json;
   const statuses = new Set<number>();
   const keyed = config.scope !== undefined && !config.public; // behind src/http/authenticated.ts
@@ -91,13 +94,22 @@ function errorStatuses(route: RouteOptions, operationId: string): number[] {
   if (schema.body && config.validation === 'contacts') statuses.add(422); // D4
   if (route.url.split('/').some(isParam) || config.scope === null) statuses.add(404);
   if (CONFLICTS.has(operationId)) statuses.add(409);
+  for (const s of config.errors ?? []) statuses.add(s);
+  statuses.add(500); // F129: any operation can fail, in the same envelope
   return [...statuses].sort((a, b) => a - b);
 }
 
-function scopeLine(scope: RouteScope | undefined): string | null {
+const listed = (scopes: readonly string[]) => scopes.map((s) => `\`${s}\``).join(', ');
+
+function scopeLine(scope: RouteScope | undefined, access: 'read' | 'write', parentScopes: readonly string[] | undefined): string | null {
   if (scope === undefined) return null;
-  if (Array.isArray(scope)) return `Scope: one of ${scope.map((s) => `\`${s}\``).join(', ')} (or \`read\`).`;
-  if (scope === null) return "Scope: the parent resource's (`<module>:read` to read, `<module>:write` to change), checked per parent.";
+  if (Array.isArray(scope)) return `Scope: one of ${listed(scope)} (or \`read\`).`;
+  if (scope === null) {
+    const which = parentScopes ? `: one of ${listed(parentScopes)} (or \`${access}\`)` : '';
+    return `Scope: the parent's module decides, \`<module>:${access}\` of the record's parent${which}, checked per parent.`;
+  }
+  // A1, A5: no key can hold these; the sessions of owners and admins do.
+  if (typeof scope === 'string' && (SESSION_ONLY_SCOPES as readonly string[]).includes(scope)) return `Scope: \`${scope}\`: signed-in owners and admins only (session cookie); an API key gets 403.`;
   return `Scope: \`${scope}\`.`;
 }
 
@@ -130,8 +142,12 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
     const other = taken.get(operationId);
     if (other) throw new Error(`${method} ${route.url}: operationId ${operationId} is already ${other}'s; give it schema.operationId`);
     taken.set(operationId, `${method} ${route.url}`);
-    const config = (route.config ?? {}) as { scope?: RouteScope };
-    const line = scopeLine(config.scope);
+    const config = (route.config ?? {}) as { scope?: RouteScope; parentScopes?: readonly string[] };
+    const access = method === 'GET' ? 'read' : 'write';
+    // A scope the service checks per parent (uploads, comments): every one it may ask for.
+    const scopes = config.scope === null ? config.parentScopes?.map((prefix) => `${prefix}:${access}`) : typeof config.scope === 'string' ? [config.scope] : config.scope;
+    // A route that needs no scope at all says so itself (GET /me: any key or session).
+    const line = typeof schema.description === 'string' && schema.description.includes('Scope: none') ? null : scopeLine(config.scope, access, config.scope === null ? scopes : undefined);
     const summary = typeof schema.summary === 'string' ? schema.summary.replace(/^(Create|Get|Update|Delete) a (?=[aeio])/, '$1 an ') : undefined;
     route.schema = {
       ...schema,
@@ -139,7 +155,7 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
       ...(summary ? { summary } : {}),
       tags: Array.isArray(schema.tags) && schema.tags.length ? schema.tags : [tagOf(route.url)],
       ...(line ? { description: [schema.description, line].filter(Boolean).join('\n\n') } : {}),
-      ...(config.scope ? { 'x-scopes': typeof config.scope === 'string' ? [config.scope] : [...config.scope] } : {}),
+      ...(scopes ? { 'x-scopes': [...scopes] } : {}),
     };
     operations.set(operationId, { resource: derived.resource, statuses: errorStatuses(route, operationId) });
   });
@@ -173,6 +189,21 @@ const ErrorSchema = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
+/** The per-key limiter's headers (src/http/authenticated.ts), declared once and referenced by every answer it counts. */
+const RATE_LIMIT_HEADERS: Json = {
+  XRateLimitLimit: { description: 'Requests allowed per window for this API key (API_RATE_LIMIT)', schema: { type: 'integer' } },
+  XRateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  XRateLimitReset: { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+const rateLimitHeaders = (): Json => ({
+  'X-RateLimit-Limit': { $ref: '#/components/headers/XRateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/XRateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/XRateLimitReset' },
+});
+/** Paths behind the per-key rate limit: every answer there carries its headers (but a 401, given before the key is known). */
+const RATE_LIMITED = /^\/api\/(v1|webhooks)(\/|$)/;
+
 function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Json {
   const components = (isObj(doc.components) ? doc.components : {}) as Json & { schemas?: Json };
   const schemas: Json = { ...(components.schemas ?? {}), Error: ErrorSchema };
@@ -193,12 +224,14 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
 
   const paths = (isObj(doc.paths) ? doc.paths : {}) as Record<string, Json>;
   const ops: [Json, OperationInfo & { operationId: string }][] = [];
-  for (const item of Object.values(paths)) {
+  const limited = new Set<Json>();
+  for (const [path, item] of Object.entries(paths)) {
     for (const m of METHODS) {
       const op = item[m];
       if (!isObj(op) || typeof op.operationId !== 'string') continue;
       const info = operations.get(op.operationId);
       if (info) ops.push([op, { ...info, operationId: op.operationId }]);
+      if (RATE_LIMITED.test(path)) limited.add(op);
     }
   }
   // Single GETs first: they name the resources (`Contact`), which lists and writes then share.
@@ -213,6 +246,9 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
     const responses = isObj(op.responses) ? op.responses : {};
     for (const [status, response] of Object.entries(responses)) {
       if (isObj(response) && response.description === 'Default Response') response.description = status === '201' ? 'Created' : 'OK';
+      if (isObj(response) && limited.has(op) && !('$ref' in response)) response.headers = { ...rateLimitHeaders(), ...(isObj(response.headers) ? response.headers : {}) };
+      // E19: a write's answer may name the body fields it ignored.
+      if (body && isObj(response) && status.startsWith('2')) response.headers = { ...(isObj(response.headers) ? response.headers : {}), 'Fieldwork-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' } };
       const found = jsonSchemaAt(response);
       if (!found || !status.startsWith('2')) continue;
       const props = isObj(found.schema.properties) ? found.schema.properties : null;
@@ -229,9 +265,10 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
 
   const responses: Json = {};
   for (const [status, [name, description]] of Object.entries(RESPONSES)) {
+    // Shared by the rate-limited paths and the few outside them (the embedded form, the internal key), which send no X-RateLimit-* headers.
     responses[name] = {
       description,
-      ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+      headers: { ...(status === '429' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}), ...rateLimitHeaders() },
       content: { 'application/json': { schema: ref('Error') } },
     };
   }
@@ -252,7 +289,7 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
   return {
     ...doc,
     tags: [...tags, { name: 'Webhook event', description: 'Deliveries POSTed to subscribed URLs (docs/webhooks.md)' }],
-    components: { ...components, schemas, responses, parameters: WEBHOOK_HEADERS },
+    components: { ...components, schemas, responses, parameters: WEBHOOK_HEADERS, headers: { ...RATE_LIMIT_HEADERS, IgnoredFields: IGNORED_FIELDS_HEADER } },
     webhooks,
   };
 }
@@ -264,6 +301,12 @@ function jsonSchemaAt(holder: unknown): { holder: Json; schema: Json } | null {
   if (!isObj(json) || !isObj(json.schema)) return null;
   return { holder: json, schema: json.schema };
 }
+
+/** E19: present only when the body had fields the operation does not take. */
+const IGNORED_FIELDS_HEADER: Json = {
+  description: 'The body fields this write ignored (unknown or read-only), as comma-separated dotted paths, e.g. `emial, address.zip_cod`; absent when none was',
+  schema: { type: 'string' },
+};
 
 const WEBHOOK_HEADERS: Json = {
   FieldworkSignature: {

@@ -73,6 +73,88 @@ export function unstorable(value: unknown): ErrorObject[] {
   return errors;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** UTF-8 sequence length announced by a lead byte (1 for a byte that cannot lead). */
+const sequenceLength = (b: number) => (b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 1);
+
+/**
+ * A run of `%XX` escapes as text, each byte that is not part of valid UTF-8 (an
+ * encoded surrogate, a stray continuation byte, `%FF`) as the lone surrogate
+ * U+DC00+byte (PEP 383's "surrogateescape"), so E18's walk refuses it.
+ */
+function decodeEscapes(run: string): string {
+  const bytes = Buffer.from(run.replace(/%/g, ''), 'hex');
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes[i]);
+    try {
+      out += strictUtf8.decode(bytes.subarray(i, i + n));
+      i += n;
+    } catch {
+      out += String.fromCharCode(0xdc00 + bytes[i]);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+const ESCAPES = /(?:%[0-9a-fA-F]{2})+/g;
+function decodeQueryText(s: string): string {
+  const text = s.includes('+') ? s.replace(/\+/g, ' ') : s;
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(ESCAPES, decodeEscapes); // a stray `%` stays as written
+  }
+}
+
+/**
+ * E18 in query strings (the router's parser): as Fastify's, but a value whose
+ * escapes are not UTF-8 (`search=a%ED%A0%80b`) keeps them as lone surrogates instead
+ * of as the raw text, so validation refuses it naming the field.
+ */
+export function parseQuery(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decodeQueryText(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeQueryText(pair.slice(eq + 1));
+    const seen = out[key];
+    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+/**
+ * E18 in paths (Fastify's rewriteUrl): a path that is not valid percent-encoding has
+ * each undecodable escape run replaced by `%00` and each stray `%` by `%25`, so it is
+ * routed and its parameter is refused by validation: `/contacts/%ED%A0%80` answers the
+ * route's `Contact not found` (D5) instead of a bare `Not found`.
+ */
+export function routablePath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.includes('%')) return url;
+  try {
+    decodeURI(path);
+    return url;
+  } catch {
+    const fixed = path
+      .replace(/%(?![0-9a-fA-F]{2})/g, '%25')
+      .replace(ESCAPES, (run) => {
+        try {
+          decodeURIComponent(run);
+          return run;
+        } catch {
+          return '%00';
+        }
+      });
+    return q < 0 ? fixed : fixed + url.slice(q);
+  }
+}
+
 type Schema = { type?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; properties?: Record<string, Schema> };
 
 /** 'integer' or 'number' when a text field's schema is numeric only (a string branch accepts any text). */
@@ -106,6 +188,66 @@ function numberProblems(schema: Schema, data: unknown): ErrorObject[] {
   return errors;
 }
 
+/**
+ * E19: the keys of every object in a body, before ajv drops the undeclared ones (in
+ * place, so the same objects can be compared afterwards). One walk with a stack.
+ */
+function keysBefore(value: unknown): { obj: Record<string, unknown>; path: PathSegment[]; keys: string[] }[] {
+  const seen: { obj: Record<string, unknown>; path: PathSegment[]; keys: string[] }[] = [];
+  const stack: { value: unknown; path: PathSegment[] }[] = [{ value, path: [] }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object' || path.length > MAX_DEPTH) continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
+      continue;
+    }
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    seen.push({ obj, path, keys });
+    for (const k of keys) stack.push({ value: obj[k], path: [...path, k] });
+  }
+  return seen;
+}
+
+/** E19: the paths of the fields ajv dropped (`emial`, `line_items.0.qty`); a dropped object's own keys are not listed again. */
+function droppedPaths(before: ReturnType<typeof keysBefore>): PathSegment[][] {
+  const dropped: PathSegment[][] = [];
+  const gone = new Set<string>();
+  for (const { obj, path, keys } of before) {
+    if (path.length && gone.has(path.slice(0, -1).join('\0'))) {
+      gone.add(path.join('\0'));
+      continue;
+    }
+    for (const k of keys) {
+      if (!Object.hasOwn(obj, k)) {
+        dropped.push([...path, k]);
+        gone.add([...path, k].join('\0'));
+      }
+    }
+  }
+  return dropped;
+}
+
+/** E19: an unknown key inside a line item is refused (a misspelled `quantity` would bill the wrong amount). */
+const inLineItem = (path: PathSegment[]) => path.length === 3 && path[0] === 'line_items' && typeof path[1] === 'number';
+
+/** E19: the fields each validated body lost, named in the `Fieldwork-Ignored-Fields` header of its answer. */
+const ignoredFields = new WeakMap<object, string>();
+export const IGNORED_FIELDS_HEADER = 'fieldwork-ignored-fields';
+/** A header has room for this many paths; the rest are counted (`+N more`). */
+const MAX_IGNORED_LISTED = 50;
+
+/**
+ * The header value: paths joined by dots, outside printable ASCII (and `%`, `,`)
+ * percent-encoded, since a header cannot carry every character a JSON key can.
+ */
+function ignoredHeader(paths: PathSegment[][]): string {
+  const shown = paths.slice(0, MAX_IGNORED_LISTED).map((p) => p.join('.').replace(/[^\x20-\x24\x26-\x2b\x2d-\x7e]/gu, (c) => encodeURIComponent(c)));
+  if (paths.length > MAX_IGNORED_LISTED) shown.push(`+${paths.length - MAX_IGNORED_LISTED} more`);
+  return shown.join(', ');
+}
+
 /** Runs ajv, then E18's walk on what ajv kept; failures read as ajv errors, so the error handler words them per route (D4, D5). */
 function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
   const check = (data: unknown, ...rest: unknown[]) => {
@@ -114,8 +256,18 @@ function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
       check.errors = early;
       return false;
     }
+    const before = text || data === null || typeof data !== 'object' ? null : keysBefore(data);
     const ok = (validate as (d: unknown, ...r: unknown[]) => boolean)(data, ...rest);
     check.errors = ok ? unstorable(data) : (validate.errors ?? []);
+    if (ok && before && check.errors.length === 0) {
+      const dropped = droppedPaths(before);
+      const refused = dropped.filter(inLineItem);
+      if (refused.length) {
+        check.errors = refused.map((p) => problem(p, 'is not a line item field'));
+        return false;
+      }
+      if (dropped.length) ignoredFields.set(data as object, ignoredHeader(dropped));
+    }
     return ok && check.errors.length === 0;
   };
   check.errors = [] as ErrorObject[];
@@ -126,6 +278,12 @@ export function registerValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const text = httpPart !== 'body';
     return withChecks((text ? textAjv : bodyAjv).compile(schema), schema as Schema, text);
+  });
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    const body = request.body;
+    const ignored = body !== null && typeof body === 'object' ? ignoredFields.get(body) : undefined;
+    if (ignored) reply.header(IGNORED_FIELDS_HEADER, ignored);
+    done();
   });
 }
 

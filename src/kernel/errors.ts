@@ -1,3 +1,5 @@
+import { DATE_PATTERN, TIME_PATTERN } from './schemas.ts';
+
 export type PathSegment = string | number;
 export interface Detail {
   path: PathSegment[];
@@ -37,6 +39,16 @@ export interface AjvError {
   params: Record<string, unknown>;
 }
 
+// Issue 25: a pattern is no message for a person. The date, time and list-filter
+// schemas (kernel/schemas.ts, domain/dates.ts) are named by what they accept.
+const CSV_OF = /^\^\(([\w|-]+)\)\(,\(\1\)\)\*\$$/;
+function patternMessage(pattern: unknown): string | null {
+  if (pattern === DATE_PATTERN || pattern === '^\\d{4}-\\d{2}-\\d{2}$') return 'must be a date (YYYY-MM-DD)';
+  if (pattern === TIME_PATTERN) return 'must be a time (HH:MM)';
+  const csv = typeof pattern === 'string' ? CSV_OF.exec(pattern) : null;
+  return csv ? `must be one of: ${csv[1].split('|').join(', ')} (several separated by commas)` : null;
+}
+
 /** Ajv's `/a/0/b` + missing property -> ['a', 0, 'b', 'c']. */
 export function ajvDetails(errors: AjvError[]): Detail[] {
   return errors.map((e) => {
@@ -48,6 +60,8 @@ export function ajvDetails(errors: AjvError[]): Detail[] {
     if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') path.push(e.params.missingProperty);
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) message = `must be one of: ${e.params.allowedValues.join(', ')}`;
+    if (e.keyword === 'pattern') message = patternMessage(e.params.pattern) ?? message;
+    if (e.keyword === 'format' && e.params.format === 'date') message = 'must be a date (YYYY-MM-DD)';
     if (e.keyword === 'format' && e.params.format === 'date-time') message = 'must be an ISO 8601 instant with Z or an offset, e.g. 2026-01-01T00:00:00Z';
     return { path, message };
   });

@@ -6,8 +6,10 @@ import { type Static, type TSchema, Type } from 'typebox';
 const MAX_INT = 2_147_483_647;
 export const Id = Type.Integer({ minimum: 1, maximum: MAX_INT });
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
-export const DateString = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$', maxLength: 10 });
-export const TimeString = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', maxLength: 5 });
+export const DATE_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
+export const TIME_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
+export const DateString = Type.String({ pattern: DATE_PATTERN, maxLength: 10 });
+export const TimeString = Type.String({ pattern: TIME_PATTERN, maxLength: 5 });
 export const Timestamp = Type.String();
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
@@ -22,7 +24,11 @@ export const Text = (maxLength = 10_000) => Type.String({ maxLength });
 export function Nullable<T extends TSchema>(schema: T) {
   const plain = JSON.parse(JSON.stringify(schema)) as { type?: unknown; enum?: unknown[] };
   if (typeof plain.type === 'string') return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] });
-  if (Array.isArray(plain.enum)) return Type.Unsafe<Static<T> | null>({ ...plain, enum: [...plain.enum, null] });
+  if (Array.isArray(plain.enum)) {
+    // With its `type` (F125): client generators read an enum without one as not nullable.
+    const types = [...new Set(plain.enum.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)))];
+    return Type.Unsafe<Static<T> | null>({ ...plain, type: [...types, 'null'], enum: [...plain.enum, null] });
+  }
   return Type.Union([schema, Type.Null()]);
 }
 

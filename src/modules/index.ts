@@ -21,6 +21,11 @@ import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { deletionsRoutes } from './deletions/deletions.routes.ts';
 import { hubLinksRoutes } from './hub/hub-links.routes.ts';
 import { pdfRoutes } from './pdf/pdf.routes.ts';
+import { keysRoutes } from './keys/keys.routes.ts';
+import { deliveriesRoutes } from './webhooks/deliveries.routes.ts';
+import { meRoutes } from './accounts/me.routes.ts';
+import { teamRoutes } from './team/team.routes.ts';
+import { homeRoutes } from './home/home.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { now } from '../db/json.ts';
+import { type ListParams, type ListSpec, listOf } from '../db/list-query.ts';
 import type { DB } from '../db/schema.ts';
 
 // Webhook deliveries: one per (outbox event, subscription), retried until it is
@@ -211,6 +212,35 @@ export async function listDeliveries(
     .execute();
 }
 
+const deliverySpec: ListSpec = {
+  id: 'id',
+  sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at', next_attempt_at: 'next_attempt_at', delivered_at: 'delivered_at' },
+  search: ['event', 'webhook_id'],
+};
+export const DELIVERY_SORT = ['id', 'created_at', 'next_attempt_at', 'delivered_at'] as const;
+
+const deliveryList = listOf(deliverySpec, (db, f: { ws: number; subscription_id?: number; status?: DeliveryStatus; event?: string }) => {
+  let qb = db.selectFrom('webhook_deliveries').select(viewColumns).where('workspace_id', '=', f.ws);
+  if (f.subscription_id !== undefined) qb = qb.where('subscription_id', '=', f.subscription_id);
+  if (f.status) qb = qb.where('status', '=', f.status);
+  if (f.event) qb = qb.where('event', '=', f.event);
+  return qb;
+});
+
+/** GET /api/v1/webhook-deliveries: the same log as a page (D1 order, E12 filters). */
+export function listDeliveryPage(
+  db: Kysely<DB>,
+  workspaceId: number,
+  q: ListParams & { subscription_id?: number; status?: DeliveryStatus; event?: string },
+) {
+  return deliveryList(db, { ws: workspaceId, subscription_id: q.subscription_id, status: q.status, event: q.event }, q);
+}
+
+/** One delivery of a workspace, or undefined. */
+export function findDelivery(db: Kysely<DB>, workspaceId: number, id: number): Promise<DeliveryView | undefined> {
+  return db.selectFrom('webhook_deliveries').select(viewColumns).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
 /** Every attempt of some deliveries of one workspace, in order, by delivery id. */
 export async function attemptsOf(db: Kysely<DB>, workspaceId: number, deliveryIds: number[]): Promise<Map<number, AttemptView[]>> {
   const byDelivery = new Map<number, AttemptView[]>(deliveryIds.map((id) => [id, []]));
@@ -232,8 +262,11 @@ export async function attemptsOf(db: Kysely<DB>, workspaceId: number, deliveryId
  * `webhook redeliver`): due now, with the same webhook_id. A pending delivery
  * keeps its remaining retries; a finished one gets exactly one more attempt.
  */
-export async function redeliver(db: Kysely<DB>, id: number): Promise<DeliveryView | null> {
-  const current = await db.selectFrom('webhook_deliveries').select(['workspace_id', 'attempts', 'max_attempts']).where('id', '=', id).executeTakeFirst();
+export async function redeliver(db: Kysely<DB>, id: number, workspaceId?: number): Promise<DeliveryView | null> {
+  // The API names the caller's workspace (another's delivery is not found); the CLI any delivery.
+  let find = db.selectFrom('webhook_deliveries').select(['workspace_id', 'attempts', 'max_attempts']).where('id', '=', id);
+  if (workspaceId !== undefined) find = find.where('workspace_id', '=', workspaceId);
+  const current = await find.executeTakeFirst();
   if (!current) return null;
   const at = now();
   await db

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { now } from '../db/json.ts';
+import { type ListParams, type ListSpec, listOf } from '../db/list-query.ts';
 import type { DB } from '../db/schema.ts';
 
 // Customer emails and SMS (SPEC Notifications): one `messages` row each, queued
@@ -22,7 +23,7 @@ export interface NewMessage {
   type: string;
   module_type: string;
   module_id: number;
-  contact_id: number;
+  contact_id: number | null;
   recipient: string;
   subject: string | null;
   body_text: string;
@@ -99,6 +100,13 @@ export async function recordOutcome(db: Kysely<DB>, owner: string, m: { id: numb
     .execute();
 }
 
+/**
+ * What the log shows: a queued message that has already failed an attempt is
+ * `retrying` (issue 25: it read `queued` for hours), with its `next_attempt_at`.
+ */
+export const MESSAGE_VIEW_STATUSES = [...MESSAGE_STATUSES, 'retrying'] as const;
+export type MessageViewStatus = (typeof MESSAGE_VIEW_STATUSES)[number];
+
 export interface MessageView {
   id: number;
   channel: string;
@@ -106,6 +114,8 @@ export interface MessageView {
   to: string;
   subject: string | null;
   status: string;
+  /** When a `queued` or `retrying` message is next tried; null once it is done. */
+  next_attempt_at: string | null;
   created_at: string;
   sent_at: string | null;
   error: string | null;
@@ -119,16 +129,45 @@ export interface MessageView {
 export async function listMessages(
   db: Kysely<DB>,
   workspaceId: number,
-  filter: { channel?: Channel; status?: MessageStatus; limit?: number } = {},
+  filter: { channel?: Channel; status?: MessageViewStatus; limit?: number } = {},
 ): Promise<MessageView[]> {
   let q = db
     .selectFrom('messages')
-    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'created_at', 'sent_at', 'error', 'attempts', 'module_type', 'module_id', 'contact_id'])
+    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'next_attempt_at', 'created_at', 'sent_at', 'error', 'attempts', 'module_type', 'module_id', 'contact_id'])
     .where('workspace_id', '=', workspaceId);
   if (filter.channel) q = q.where('channel', '=', filter.channel);
-  if (filter.status) q = q.where('status', '=', filter.status);
-  return q
+  if (filter.status === 'retrying') q = q.where('status', '=', 'queued').where('attempts', '>', 0);
+  else if (filter.status === 'queued') q = q.where('status', '=', 'queued').where('attempts', '=', 0);
+  else if (filter.status) q = q.where('status', '=', filter.status);
+  const rows = await q
     .orderBy('id', 'desc')
     .limit(filter.limit ?? 1000)
     .execute();
+  return rows.map((r) => ({ ...r, status: r.status === 'queued' && r.attempts > 0 ? 'retrying' : r.status }));
+}
+
+const messageSpec: ListSpec = {
+  id: 'id',
+  sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at', sent_at: 'sent_at' },
+  search: ['recipient', 'subject'],
+};
+export const MESSAGE_SORT = ['id', 'created_at', 'sent_at'] as const;
+
+const messageList = listOf(messageSpec, (db, f: { ws: number; channel?: Channel; status?: MessageStatus; type?: string }) => {
+  let qb = db
+    .selectFrom('messages')
+    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'created_at', 'sent_at', 'error', 'attempts', 'next_attempt_at', 'module_type', 'module_id', 'contact_id'])
+    .where('workspace_id', '=', f.ws);
+  if (f.channel) qb = qb.where('channel', '=', f.channel);
+  if (f.status) qb = qb.where('status', '=', f.status);
+  if (f.type) qb = qb.where('type', '=', f.type);
+  return qb;
+});
+
+/**
+ * GET /api/v1/messages: the same log as a page (D1 order, E12 filters), each with
+ * its attempts (how many, and the last one's error).
+ */
+export function listMessagePage(db: Kysely<DB>, workspaceId: number, q: ListParams & { channel?: Channel; status?: MessageStatus; type?: string }) {
+  return messageList(db, { ws: workspaceId, channel: q.channel, status: q.status, type: q.type }, q);
 }

@@ -18,6 +18,8 @@ export interface PruneCounts {
   idempotency_keys: number;
   deletions: number;
   hub_links: number;
+  sessions: number;
+  auth_links: number;
 }
 
 /** E13: deletion entries are kept 90 days (F84), whatever RETENTION says. */
@@ -40,7 +42,7 @@ type PrunedTable = Exclude<keyof PruneCounts, 'idempotency_keys'>;
  * before `cutoffMs`; sent or failed customer messages last updated before it; outbox
  * rows processed before it that no delivery still needs (a pending or failed
  * delivery keeps its event); deletion entries (E13) older than 90 days; customer hub
- * links (E7) that expired before it;
+ * links (E7), sessions and setup or reset links (A1) that expired before it;
  * idempotency records expired before it. Pending work
  * is never touched.
  */
@@ -58,9 +60,12 @@ export async function pruneOld(db: Kysely<DB>, dialect: Dialect, cutoffMs: numbe
     deletions: sql`deleted_at < ${deletionsCutoff}`,
     // E7: every customer message mints a link; one that expired before the cutoff opens nothing.
     hub_links: sql`expires_at < ${cutoff}`,
+    // A1: sessions past their absolute expiry, setup and reset links past theirs (used ones included).
+    sessions: sql`expires_at < ${cutoff}`,
+    auth_links: sql`expires_at < ${cutoff}`,
   };
   const skipLocked = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0, deletions: 0, hub_links: 0 };
+  const counts: PruneCounts = { webhook_deliveries: 0, messages: 0, outbox: 0, idempotency_keys: 0, deletions: 0, hub_links: 0, sessions: 0, auth_links: 0 };
   for (const table of Object.keys(which) as PrunedTable[]) {
     for (;;) {
       if (opts.shouldStop?.()) return counts;

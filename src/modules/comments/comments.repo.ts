@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { CommentsTable, DB } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { CommentQuery } from './comments.schemas.ts';
 
 const COLUMNS = [
@@ -37,15 +37,18 @@ export async function findActiveComment(db: Kysely<DB>, workspaceId: number, id:
   return row && decode(row);
 }
 
-export async function listActiveComments(db: Kysely<DB>, workspaceId: number, q: CommentQuery) {
-  const qb = db
+const list = listOf(listSpec, (db, f: { ws: number; module_type: string; module_id: number }) =>
+  db
     .selectFrom('comments')
     .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('related_type', '=', q.module_type)
-    .where('related_id', '=', q.module_id)
-    .where('status', '=', 'active');
-  const page = await paginate(qb, q, listSpec);
+    .where('workspace_id', '=', f.ws)
+    .where('related_type', '=', f.module_type)
+    .where('related_id', '=', f.module_id)
+    .where('status', '=', 'active'),
+);
+
+export async function listActiveComments(db: Kysely<DB>, workspaceId: number, q: CommentQuery) {
+  const page = await list(db, { ws: workspaceId, module_type: q.module_type, module_id: q.module_id }, q);
   return { rows: page.rows.map(decode), pagination: page.pagination };
 }
 

@@ -5,13 +5,14 @@ import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
+import { PARENT_SCOPE_PREFIXES } from '../uploads/parents.ts';
 
 export async function commentsRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = commentsService(ctx);
   const tags = ['Comment'];
   // The service checks the parent's scope (SPEC Comments: the same mapping as uploads).
-  const config = { scope: null, notFound: { id: 'Comment' } };
+  const config = { scope: null, parentScopes: PARENT_SCOPE_PREFIXES, notFound: { id: 'Comment' } };
 
   app.post(
     '/comments',

@@ -7,7 +7,7 @@ import { type AuthContext, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
 import type { PageResult } from '../../db/list-query.ts';
-import { isModuleType, type ModuleType, parentScope, requireParent } from '../uploads/parents.ts';
+import { attachScope, isModuleType, type ModuleType, parentScope, requireParent } from '../uploads/parents.ts';
 import { notifyComment } from './comment-notifications.ts';
 import { type CommentRow, findActiveComment, insertComment, listActiveComments, trashComment } from './comments.repo.ts';
 import type { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
@@ -35,7 +35,7 @@ export function commentsService({ db }: AppContext) {
     async create(auth: AuthContext, body: CommentCreate): Promise<Comment> {
       const type = body.module_type as ModuleType;
       const ws = auth.workspaceId;
-      requireScope(auth, parentScope(type, 'write'), 'module');
+      requireScope(auth, attachScope(auth, type), 'module');
       return transact(db, auth, async (trx) => {
         await requireParent(trx, ws, type, body.module_id); // D32
         const details: Detail[] = [];

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { main } from '../../cli/index.ts';
 import { KeyAuthenticator } from '../../http/auth.ts';
+import { SessionAuthenticator } from '../../http/sessions.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
 import { insertParent } from '../../../test/upload-fixtures.ts';
 import { setUser } from '../users/users.service.ts';
@@ -215,7 +216,8 @@ describe('comments', () => {
       transformResult: async (args) => args.result,
     });
     const authenticator = new KeyAuthenticator(t.db);
-    const service = commentsService({ db: counting, dialect: t.database.dialect, config: t.config, authenticator });
+    const sessions = new SessionAuthenticator(t.db, { idleMs: t.config.sessionIdle, ttlMs: t.config.sessionTtl, secure: false });
+    const service = commentsService({ db: counting, dialect: t.database.dialect, config: t.config, authenticator, sessions });
     const auth = await authenticator.fromToken(ws.token);
     const countList = async (moduleId: number) => {
       queries = 0;

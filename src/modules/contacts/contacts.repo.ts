@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { ContactsTable, DB } from '../../db/schema.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { prepared } from '../../db/prepared.ts';
@@ -24,11 +24,15 @@ const COLUMNS = [
   'company_department', 'company_position', 'title', 'type', 'owner_id', 'info', 'custom_fields', 'created_at', 'updated_at',
 ] as const;
 
+const list = listOf(listSpec, (db, f: { ws: number; type?: string; owner_id?: string }) => {
+  let qb = db.selectFrom('contacts').select(COLUMNS).where('workspace_id', '=', f.ws);
+  if (f.type) qb = qb.where('type', '=', f.type);
+  if (f.owner_id) qb = qb.where('owner_id', '=', f.owner_id);
+  return qb;
+});
+
 export async function listContacts(db: Kysely<DB>, workspaceId: number, q: ContactQuery) {
-  let qb = db.selectFrom('contacts').select(COLUMNS).where('workspace_id', '=', workspaceId);
-  if (q.type) qb = qb.where('type', '=', q.type);
-  if (q.owner_id) qb = qb.where('owner_id', '=', q.owner_id);
-  const page = await paginate(qb, q, listSpec);
+  const page = await list(db, { ws: workspaceId, type: q.type, owner_id: q.owner_id }, q);
   return { rows: page.rows.map((r) => contactCodec.decode(r)), pagination: page.pagination };
 }
 
@@ -73,17 +77,23 @@ export async function findContactDetail(db: Kysely<DB>, workspaceId: number, id:
  * the acting user (created_by) and, when asked, the contact custom-field definitions (D23).
  */
 export async function loadContactWrite(db: Kysely<DB>, workspaceId: number, ownerId: string | null | undefined, actingUserId: string | null, withDefs: boolean) {
-  const d = dialectOf(db);
-  const row = await db
-    .selectFrom(pendingRow(workspaceId, {}, { owner_id: ownerId, created_by: actingUserId }).as('pending'))
-    .select((eb) => [
-      userRefJson(eb, d, 'pending.owner_id').as('owner'),
-      userRefJson(eb, d, 'pending.created_by').as('created_by'),
-      customFieldDefsJson(eb, d, workspaceId, withDefs ? 'contact' : null).as('defs'),
-    ])
-    .executeTakeFirstOrThrow();
+  const [row] = await writeLoad[Number(withDefs)](db, { ws: workspaceId, owner: ownerId ?? null, by: actingUserId });
   return { owner: parseJson(row.owner), createdBy: parseJson(row.created_by), defs: fieldDefsOf(row.defs) };
 }
+
+// Built and compiled once per variant (F164): building it cost a create more CPU than running it.
+const writeLoad = [false, true].map((withDefs) =>
+  prepared({ ws: 'number', owner: 'string?', by: 'string?' }, (db, p) => {
+    const d = dialectOf(db);
+    return db
+      .selectFrom(pendingRow(p.ws, {}, { owner_id: p.owner, created_by: p.by }).as('pending'))
+      .select((eb) => [
+        userRefJson(eb, d, 'pending.owner_id').as('owner'),
+        userRefJson(eb, d, 'pending.created_by').as('created_by'),
+        customFieldDefsJson(eb, d, p.ws, withDefs ? 'contact' : null).as('defs'),
+      ]);
+  }),
+);
 
 export async function insertContact(db: Kysely<DB>, values: Insertable<ContactsTable>): Promise<ContactRow> {
   return db.insertInto('contacts').values(values).returning(COLUMNS).executeTakeFirstOrThrow();

@@ -28,6 +28,6 @@ export async function deletionsFeed(db: Kysely<DB>, auth: AuthContext, q: Deleti
     resources = names.filter(isResource);
   }
   const scopes = auth.scopes.includes('read') ? null : DELETION_READ_SCOPES.filter((s) => auth.scopes.includes(s));
-  const page = await listDeletions(db, auth.workspaceId, { page: q.page, per_page: q.per_page, since: q.since, resources, scopes });
+  const page = await listDeletions(db, auth.workspaceId, { page: q.page, per_page: q.per_page, sort_direction: q.sort_direction, since: q.since, resources, scopes });
   return { rows: page.rows.filter((r): r is Deletion => isResource(r.resource)), pagination: page.pagination };
 }

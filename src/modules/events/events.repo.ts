@@ -3,7 +3,7 @@ import { tableCodec } from '../../db/codec.ts';
 import type { DB, EventsTable } from '../../db/schema.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import { csv } from '../../kernel/schemas.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
 import { documentRefJson } from '../../db/related.ts';
 import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
@@ -58,26 +58,61 @@ interface Assignee {
   member: number | null;
 }
 
-export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQuery) {
+interface EventFilters {
+  ws: number;
+  start_date?: string;
+  end_date?: string;
+  job_id?: number;
+  request_id?: number;
+  contact_id?: number;
+  type?: string;
+  status?: string[];
+  /** Lower-cased. */
+  assignee_ids?: string[];
+}
+const list = listOf(listSpec, (db, f: EventFilters) => {
   const d = dialectOf(db);
   let qb = db
     .selectFrom('events')
     .select(COLUMNS)
     .select((eb) => assigneesJson(eb, d).as('assignees'))
-    .where('workspace_id', '=', workspaceId);
-  if (q.start_date) qb = qb.where('start_date', '>=', q.start_date);
-  if (q.end_date) qb = qb.where('end_date', '<=', q.end_date);
-  if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
-  if (q.request_id) qb = qb.where('request_id', '=', q.request_id);
-  if (q.type) qb = qb.where('type', '=', q.type);
-  if (q.status) qb = qb.where('status', 'in', csv(q.status));
-  if (q.assignee_ids) {
-    const users = csv(q.assignee_ids).map((u) => u.toLowerCase());
-    qb = qb.where('id', 'in', (eb) =>
-      eb.selectFrom('event_assignees').select('event_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', users),
+    .where('workspace_id', '=', f.ws);
+  if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
+  if (f.end_date) qb = qb.where('end_date', '<=', f.end_date);
+  if (f.job_id) qb = qb.where('job_id', '=', f.job_id);
+  if (f.request_id) qb = qb.where('request_id', '=', f.request_id);
+  const contactId = f.contact_id;
+  if (contactId) {
+    // A89: through the event's job or request, both of this workspace
+    qb = qb.where((eb) =>
+      eb.or([
+        eb('job_id', 'in', eb.selectFrom('jobs').select('id').where('workspace_id', '=', f.ws).where('contact_id', '=', contactId)),
+        eb('request_id', 'in', eb.selectFrom('requests').select('id').where('workspace_id', '=', f.ws).where('contact_id', '=', contactId)),
+      ]),
     );
   }
-  const page = await paginate(qb, q, listSpec);
+  if (f.type) qb = qb.where('type', '=', f.type);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  const users = f.assignee_ids;
+  if (users) {
+    qb = qb.where('id', 'in', (eb) => eb.selectFrom('event_assignees').select('event_id').where('workspace_id', '=', f.ws).where('user_id', 'in', users));
+  }
+  return qb;
+});
+
+export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQuery) {
+  const filters: EventFilters = {
+    ws: workspaceId,
+    start_date: q.start_date,
+    end_date: q.end_date,
+    job_id: q.job_id,
+    request_id: q.request_id,
+    contact_id: q.contact_id,
+    type: q.type,
+    status: q.status ? csv(q.status) : undefined,
+    assignee_ids: q.assignee_ids ? csv(q.assignee_ids).map((u) => u.toLowerCase()) : undefined,
+  };
+  const page = await list(db, filters, q);
   return {
     rows: page.rows.map(({ assignees, ...row }) => ({ ...eventCodec.decode(row), assignee_ids: (parseJson(assignees) ?? []).map((a) => a.user_id) })),
     pagination: page.pagination,

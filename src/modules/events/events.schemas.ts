@@ -71,6 +71,8 @@ export const EventQuery = listQuery(EVENT_SORT, {
   end_date: Type.Optional(DateString), // events ending on or before
   job_id: Type.Optional(Id),
   request_id: Type.Optional(Id),
+  // A89: events whose job or request belongs to the contact (events have no contact of their own).
+  contact_id: Type.Optional(Id),
   type: Type.Optional(EventType),
   assignee_ids: Type.Optional(CsvUuids), // events having any of them
   status: Type.Optional(CsvOf(EVENT_STATUSES)),

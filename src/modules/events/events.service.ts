@@ -8,6 +8,7 @@ import { checkReferences } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
+import { actsAsMember, forbidden } from '../../http/roles.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { deleteEvent, eventCodec, findEventDetail, insertEvent, listEvents, setAssignees, updateEvent } from './events.repo.ts';
@@ -38,12 +39,19 @@ async function validate(db: Kysely<DB>, workspaceId: number, merged: Parameters<
 /** UUIDs compare in lower case (ours are generated so); duplicates collapse. */
 const normalizeAssignees = (ids: string[] | undefined) => (ids ? [...new Set(ids.map((u) => u.toLowerCase()))] : undefined);
 
+/** A14: a member's session changes only the status of a visit assigned to it. */
+function requireMemberStatusChange(auth: AuthContext, event: EventDetail, fields: string[]): void {
+  if (!actsAsMember(auth)) return;
+  if (fields.some((f) => f !== 'status') || !event.assignees.some((a) => a.id.toLowerCase() === auth.userId.toLowerCase())) throw forbidden();
+}
+
 export function eventsService({ db }: AppContext): EventsService {
   return {
     list: (auth, query) => listEvents(db, auth.workspaceId, query),
     get: (auth, id) => getEventDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
       transact(db, auth, async (trx) => {
+        if (actsAsMember(auth)) throw forbidden(); // A14: members change the status of their visits only
         const { assignee_ids, ...fields } = body;
         const assignees = normalizeAssignees(assignee_ids) ?? [];
         await validate(trx, auth.workspaceId, body, body);
@@ -64,6 +72,7 @@ export function eventsService({ db }: AppContext): EventsService {
       transact(db, auth, async (trx) => {
         const existing = await findEventDetail(trx, auth.workspaceId, id);
         if (!existing) throw notFound('Event');
+        requireMemberStatusChange(auth, existing, Object.keys(body).filter((k) => body[k as keyof EventUpdate] !== undefined));
         const { assignee_ids, ...fields } = body;
         const assignees = normalizeAssignees(assignee_ids);
         // The rules hold for the record as it will be, not only for the fields sent.
@@ -77,12 +86,17 @@ export function eventsService({ db }: AppContext): EventsService {
     setStatus: (auth, id, { status }) =>
       transact(db, auth, async (trx) => {
         // SPEC States: every allowed value may follow every other.
+        if (actsAsMember(auth)) requireMemberStatusChange(auth, await getEventDetail(trx, auth.workspaceId, id), ['status']);
         if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14: status included
         return event;
       }),
     remove: async (auth, id) => {
+      if (actsAsMember(auth)) {
+        await getEventDetail(db, auth.workspaceId, id); // 404 first: another workspace's id stays missing
+        throw forbidden();
+      }
       // D12: permanent, with its upload links and comments; the assignees go by cascade.
       await deleteWithAttachments(db, auth, 'event', id, 'Event', async (trx) => {
         const gone = await deleteEvent(trx, auth.workspaceId, id);

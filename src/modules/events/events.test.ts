@@ -389,8 +389,25 @@ describe('events', () => {
       assert.deepEqual(ids(await list.get(`/api/v1/events?type=appointment&assignee_ids=${c}`)), [e[3]]);
     });
 
+    test("A89: contact_id filters by the contact of the event's job or request, within the workspace", async () => {
+      const mk = async (first_name: string) => (await list.post('/api/v1/contacts', { first_name, last_name: 'Client' })).body.data.id as number;
+      const [jobOwner, requestOwner, nobody] = [await mk('Jo'), await mk('Rita'), await mk('Nadia')];
+      await t.db.updateTable('jobs').set({ contact_id: jobOwner }).where('id', '=', job2).execute();
+      await t.db.updateTable('requests').set({ contact_id: requestOwner }).where('id', '=', req2).execute();
+      assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${jobOwner}&sort_direction=asc`)), [e[0], e[3]]);
+      assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${requestOwner}`)), [e[1]]);
+      assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${nobody}`)), []);
+      assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${jobOwner}&start_date=2024-07-02`)), [e[3]]);
+      // Another workspace asking for this workspace's contact sees none of its events.
+      const otherApi = client(t.app, other.token);
+      assert.deepEqual(ids(await otherApi.get(`/api/v1/events?contact_id=${jobOwner}`)), []);
+    });
+
     test('D4: bad query parameters are 400 Invalid request with details', async () => {
       for (const q of [
+        'contact_id=x',
+        'contact_id=0',
+        'contact_id=1.5',
         'status=done',
         'status=completed,',
         'type=meeting',

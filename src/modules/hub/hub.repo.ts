@@ -27,8 +27,20 @@ export function findHubLink(db: Kysely<DB>, tokenHash: string, nowIso: string) {
     .innerJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'l.workspace_id').onRef('c.id', '=', 'l.contact_id'))
     .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
     .select(['l.workspace_id', 'l.contact_id', 'c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.country', 'w.timezone'])
+    .select(['w.address', 'w.phone', 'w.email', 'w.website', 'w.tax_number', 'w.logo_key'])
     .where('l.token_hash', '=', tokenHash)
     .where('l.expires_at', '>', nowIso)
+    .executeTakeFirst();
+}
+
+/** The business of a link that has expired (not one revoked or unknown): the "link expired" page names it (A64). */
+export function findExpiredHubLinkBusiness(db: Kysely<DB>, tokenHash: string, nowIso: string) {
+  return db
+    .selectFrom('hub_links as l')
+    .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
+    .select(['w.name', 'w.address', 'w.phone', 'w.email', 'w.website', 'w.tax_number'])
+    .where('l.token_hash', '=', tokenHash)
+    .where('l.expires_at', '<=', nowIso)
     .executeTakeFirst();
 }
 
@@ -60,13 +72,13 @@ export function hubInvoices(db: Kysely<DB>, workspaceId: number, contactId: numb
     .execute();
 }
 
-/** The events of the contact's jobs and requests (D19's link from an event to its customer). */
+/** The events of the contact's jobs and requests (D19's link from an event to its customer), neither cancelled nor completed (nothing left to confirm). */
 function contactEvents(db: Kysely<DB>, workspaceId: number, contactId: number) {
   return db
     .selectFrom('events')
     .select(['id', 'name', 'start_date', 'end_date', 'start_time', 'end_time', 'all_day', 'status', 'customer_confirmed_at'])
     .where('workspace_id', '=', workspaceId)
-    .where('status', '!=', 'cancelled')
+    .where('status', 'not in', ['cancelled', 'completed'])
     .where((eb) =>
       eb.or([
         eb('job_id', 'in', eb.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('contact_id', '=', contactId)),
@@ -75,7 +87,7 @@ function contactEvents(db: Kysely<DB>, workspaceId: number, contactId: number) {
     );
 }
 
-/** Upcoming (ending today or later), not cancelled, soonest first. */
+/** Upcoming (ending today or later), neither cancelled nor completed, soonest first. */
 export function hubEvents(db: Kysely<DB>, workspaceId: number, contactId: number, today: string) {
   return contactEvents(db, workspaceId, contactId)
     .where('end_date', '>=', today)
@@ -86,7 +98,7 @@ export function hubEvents(db: Kysely<DB>, workspaceId: number, contactId: number
     .execute();
 }
 
-/** One event of the contact, not cancelled. */
+/** One event of the contact, neither cancelled nor completed. */
 export function hubEvent(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
   return contactEvents(db, workspaceId, contactId).where('id', '=', id).executeTakeFirst();
 }

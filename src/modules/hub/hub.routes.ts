@@ -13,6 +13,7 @@ import {
   confirmHubEvent,
   homePage,
   hubDocument,
+  HubLinkExpired,
   hubNotFound,
   hubRequest,
   invoicePage,
@@ -24,6 +25,7 @@ import {
 } from './hub.service.ts';
 import { sendPdf } from '../pdf/pdf.routes.ts';
 import { invoicePdf, quotePdf } from '../pdf/pdf.service.ts';
+import { filesFor } from '../uploads/files.ts';
 
 export interface HubOptions extends AppContext {
   redis: Redis | null;
@@ -62,7 +64,9 @@ const ERROR_PAGES: Record<number, { title: string; text: string }> = {
  * document). Forms post as application/x-www-form-urlencoded or JSON; every
  * answer is a 303 back to a page (post/redirect/get).
  */
-export async function hubRoutes(app: FastifyInstance, { db, config, redis }: HubOptions) {
+export async function hubRoutes(app: FastifyInstance, options: HubOptions) {
+  const { db, config, redis } = options;
+  const { storage } = filesFor(options); // the logo's bytes for PDFs (A125)
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS, autoEscape: true, cache: true }) },
@@ -97,7 +101,12 @@ export async function hubRoutes(app: FastifyInstance, { db, config, redis }: Hub
   const render = (reply: FastifyReply, status: number, page: string, data: Record<string, unknown>) =>
     reply.code(status).header('content-type', 'text/html; charset=utf-8').view(page, data);
 
-  const errorPage = (reply: FastifyReply, status: number) => {
+  const errorPage = (reply: FastifyReply, status: number, expired?: HubLinkExpired) => {
+    // A64: an expired link's page names the business and how to reach it for a new one.
+    if (expired) {
+      const text = `This link has expired. Please ask ${expired.business} for a new link.`;
+      return render(reply, 404, 'message', { title: 'Link expired', text, business: expired.business, businessLines: expired.businessLines });
+    }
     const page = ERROR_PAGES[status] ?? ERROR_PAGES[status >= 500 ? 500 : 400];
     return render(reply, status, 'message', { title: page.title, text: page.text, business: null });
   };
@@ -106,7 +115,7 @@ export async function hubRoutes(app: FastifyInstance, { db, config, redis }: Hub
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err instanceof AppError ? err.status : (err.statusCode ?? 500);
     if (status >= 500) req.log.error({ err }, 'hub request failed');
-    return errorPage(reply, status >= 400 && status < 600 ? status : 500);
+    return errorPage(reply, status >= 400 && status < 600 ? status : 500, err instanceof HubLinkExpired ? err : undefined);
   });
 
   const hide = { schema: { hide: true } };
@@ -144,12 +153,12 @@ export async function hubRoutes(app: FastifyInstance, { db, config, redis }: Hub
     const { token, id } = req.params as Params;
     const { hub, quote, changesRequested } = await hubDocument(db, token, 'quote', id);
     if (changesRequested) throw hubNotFound();
-    return sendPdf(reply, await quotePdf(db, hub.workspaceId, quote.id));
+    return sendPdf(reply, await quotePdf(db, hub.workspaceId, quote.id, storage));
   });
   app.get('/:token/invoices/:id/pdf', hide, async (req, reply) => {
     const { token, id } = req.params as Params;
     const { hub, invoice } = await hubDocument(db, token, 'invoice', id);
-    return sendPdf(reply, await invoicePdf(db, hub.workspaceId, invoice.id));
+    return sendPdf(reply, await invoicePdf(db, hub.workspaceId, invoice.id, storage));
   });
 
   app.get('/:token/invoices/:id', hide, async (req, reply) => {

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
+import { logoPath } from '../workspace/logo.ts';
+import { businessLines, formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
 import { documentView, type PricedDocument } from '../../domain/document-view.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
@@ -21,6 +22,7 @@ import {
   confirmEvent,
   deleteHubLinks,
   contactOf,
+  findExpiredHubLinkBusiness,
   findHubLink,
   type HubLinkRow,
   hubEvent,
@@ -79,11 +81,25 @@ export async function revokeHubLinks(trx: Kysely<DB>, workspaceId: number, conta
 /** The one answer to anything the hub will not show (E8a): no workspace, no document named. */
 export const hubNotFound = () => new AppError(404, 'Not found');
 
+/** A link that has expired: a 404 like any other, whose page names the business to ask for a new one (A64). */
+export class HubLinkExpired extends AppError {
+  constructor(
+    readonly business: string,
+    readonly businessLines: string[],
+  ) {
+    super(404, 'Not found');
+  }
+}
+
 export interface HubContext {
   workspaceId: number;
   contactId: number;
   contactName: string;
   business: string;
+  /** A64: how customers reach the business, under its name on every page. */
+  businessLines: string[];
+  /** A125: the logo's path on this server (the page's img-src 'self'), or null. */
+  logo: string | null;
   /** Never null: a workspace that names none shows its country's (F101). */
   currency: string;
   timezone: string | null;
@@ -94,6 +110,8 @@ const contextOf = (row: HubLinkRow): HubContext => ({
   contactId: row.contact_id,
   contactName: `${row.first_name} ${row.last_name}`.trim(),
   business: row.workspace_name,
+  businessLines: businessLines(row),
+  logo: logoPath(row),
   currency: workspaceCurrency(row),
   timezone: row.timezone,
 });
@@ -101,8 +119,12 @@ const contextOf = (row: HubLinkRow): HubContext => ({
 /** A token -> its contact and workspace, or the hub's 404 (unknown, expired, revoked: alike). One query. */
 export async function resolveHub(db: Kysely<DB>, token: string): Promise<HubContext> {
   if (!TOKEN.test(token)) throw hubNotFound();
-  const row = await findHubLink(db, hashToken(token), now());
-  if (!row) throw hubNotFound();
+  const at = now();
+  const row = await findHubLink(db, hashToken(token), at);
+  if (!row) {
+    const expired = await findExpiredHubLinkBusiness(db, hashToken(token), at);
+    throw expired ? new HubLinkExpired(expired.name, businessLines(expired)) : hubNotFound();
+  }
   return contextOf(row);
 }
 
@@ -178,6 +200,8 @@ export async function homePage(db: Kysely<DB>, token: string) {
   ]);
   return {
     business: hub.business,
+    businessLines: hub.businessLines,
+    logo: hub.logo,
     contactName: hub.contactName,
     quotes: q.map((r) => ({ id: r.id, number: r.number, name: r.name, status: statusLabel(r.status), total: money(hub, r.total) })),
     invoices: i.map((r) => ({
@@ -205,6 +229,7 @@ function viewOf(hub: HubContext, doc: PricedDocument) {
   return {
     items: view.lines,
     totals: { subtotal: view.subtotal, discount: view.discount || zero, tax: view.tax || zero, taxRate: view.taxRate || null, total: view.total },
+    deposit: view.deposit || zero,
   };
 }
 
@@ -220,14 +245,11 @@ export async function quotePage(db: Kysely<DB>, token: string, id: string) {
   else if (quote.approval && quote.status !== 'awaiting_response') {
     outcome = { kind: 'approved', signature: quote.approval.signature_name, at: formatInstant(quote.approval.approved_at, hub.timezone), message: quote.approval.message };
   }
-  const deposit = quote.deposit
-    ? quote.deposit_unit === '%'
-      ? `${quote.deposit}% (${cents(hub, Math.round((totalCents(quote.total) * quote.deposit) / 100))})`
-      : money(hub, quote.deposit)
-    : money(hub, 0);
   return {
     token,
     business: hub.business,
+    businessLines: hub.businessLines,
+    logo: hub.logo,
     contactName: hub.contactName,
     id: quote.id,
     number: quote.number,
@@ -236,7 +258,9 @@ export async function quotePage(db: Kysely<DB>, token: string, id: string) {
     // A quote the customer sent back is a draft again: its contents are the office's work in progress.
     showContents: !changesRequested,
     ...viewOf(hub, quote),
-    deposit,
+    // What the email and the PDF show beside the items (issue 25: the hub left them out).
+    message: quote.message,
+    paymentInstructions: quote.payment_instructions,
     date: formatDate(quote.date),
     expireOn: formatDate(quote.expire_on),
     open: quote.status === 'awaiting_response',
@@ -250,11 +274,15 @@ export async function invoicePage(db: Kysely<DB>, token: string, id: string) {
   return {
     token,
     business: hub.business,
+    businessLines: hub.businessLines,
+    logo: hub.logo,
     contactName: hub.contactName,
     number: invoice.number,
     name: invoice.name,
     status: statusLabel(invoice.status),
     ...viewOf(hub, invoice),
+    message: invoice.message,
+    paymentInstructions: invoice.payment_instructions,
     amountPaid: money(hub, invoice.amount_paid),
     balance: money(hub, invoice.balance),
     date: formatDate(invoice.date),
@@ -373,5 +401,6 @@ export async function hubRequest(db: Kysely<DB>, token: string, input: ReturnTyp
 
 export async function requestPage(db: Kysely<DB>, token: string) {
   const hub = await resolveHub(db, token);
-  return { token, business: hub.business, contactName: hub.contactName };
+  return { token, business: hub.business, businessLines: hub.businessLines,
+    logo: hub.logo, contactName: hub.contactName };
 }

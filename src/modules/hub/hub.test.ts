@@ -164,13 +164,24 @@ describe('customer hub', () => {
   });
 
   describe('E8a refusals', () => {
-    test('guessed, malformed, expired and revoked tokens: the same plain 404 page, naming nothing', async () => {
+    test('guessed, malformed and revoked tokens: the same plain 404 page, naming nothing; an expired link names the business (A64)', async () => {
       const id = await contact();
       const good = await link(id);
       const q = await quote(id);
       await t.db.updateTable('hub_links').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('contact_id', '=', id).execute();
+      await setWorkspace(t.db, ws.workspace.id, { phone: '+1 555 0199', email: 'office@roofers.test' });
+      for (const url of [`${good}`, `${good}/quotes/${q}`]) {
+        const res = await hub('GET', url);
+        assert.equal(res.status, 404, url);
+        assert.match(res.body, /<h1>Link expired<\/h1>/);
+        assert.ok(res.body.includes(`Please ask ${ws.workspace.name} for a new link.`), res.body);
+        assert.ok(res.body.includes('+1 555 0199') && res.body.includes('office@roofers.test'), 'how to reach the business');
+        assert.ok(!res.body.includes('Roof'), 'no document');
+        assertHeaders(res.headers);
+      }
+      await setWorkspace(t.db, ws.workspace.id, { phone: '', email: '' });
       const guessed = `/hub/${randomBytes(32).toString('base64url')}`;
-      for (const url of [guessed, `${guessed}/quotes/${q}`, '/hub/short', `${good}`, `${good}/quotes/${q}`, '/hub/x/y/z']) {
+      for (const url of [guessed, `${guessed}/quotes/${q}`, '/hub/short', '/hub/x/y/z']) {
         const res = await hub('GET', url);
         assert.equal(res.status, 404, url);
         assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -322,6 +333,47 @@ describe('customer hub', () => {
       assert.match(res.body, /May 6, 2099, 14:30 to 15:30/);
       assert.doesNotMatch(res.body, /Past visit|Cancelled visit/);
       assert.equal((await hub('GET', '/hub/hub.css')).status, 200);
+    });
+
+    test('issue 25: a completed visit is not upcoming, and cannot be confirmed', async () => {
+      const id = await contact();
+      const path = await link(id);
+      const job = (await api.post('/api/v1/jobs', { contact_id: id })).body.data.id;
+      const done = (await api.post('/api/v1/events', { start_date: '2099-06-01', end_date: '2099-06-01', job_id: job, name: 'Finished visit' })).body.data.id;
+      await api.post('/api/v1/events', { start_date: '2099-06-02', end_date: '2099-06-02', job_id: job, name: 'Next visit' });
+      assert.equal((await api.put(`/api/v1/events/${done}/status`, { status: 'completed' })).status, 200);
+      const home = await hub('GET', path);
+      assert.match(home.body, /Next visit/);
+      assert.doesNotMatch(home.body, /Finished visit/);
+      assert.equal((await hub('POST', `${path}/events/${done}/confirm`)).status, 404);
+      assert.equal((await api.get(`/api/v1/events/${done}`)).body.data.customer_confirmed_at, null);
+    });
+
+    test('issue 25: the quote page shows its message and payment instructions, the invoice page its message and how to pay', async () => {
+      const id = await contact();
+      const path = await link(id);
+      const q = await quote(id, 'awaiting_response', ws, { message: 'Thanks for having us out.\nWe can start Monday.', payment_instructions: 'Deposit by bank transfer & <card>' });
+      const quotePage = (await hub('GET', `${path}/quotes/${q}`)).body;
+      assert.ok(quotePage.includes('Thanks for having us out.\nWe can start Monday.'), quotePage);
+      assert.ok(quotePage.includes('Deposit by bank transfer &amp; &lt;card&gt;'), 'escaped');
+      const inv = (await api.post('/api/v1/invoices', { contact_id: id, line_items: [{ name: 'Work', unitPrice: 10 }], message: 'Thank you for your business.', payment_instructions: 'Pay to IBAN DE00 1234' })).body.data.id;
+      await api.put(`/api/v1/invoices/${inv}/status`, { status: 'sent' });
+      const invoicePage = (await hub('GET', `${path}/invoices/${inv}`)).body;
+      assert.match(invoicePage, /Thank you for your business\./);
+      assert.match(invoicePage, /How to pay<\/h2>\n<div class="message">Pay to IBAN DE00 1234<\/div>/);
+    });
+
+    test('issue 25: one rendering of a percentage deposit for the email and the hub; the hub link of the HTML email is a link', async () => {
+      const id = await contact();
+      const q = await quote(id, 'draft', ws, { deposit: 25, deposit_unit: '%' }); // total $132.00 (tax 10%)
+      assert.equal((await api.post('/api/v1/notifications', { type: 'quote_to_customer', module_id: q })).status, 201);
+      const m = await t.db.selectFrom('messages').selectAll().where('workspace_id', '=', ws.workspace.id).where('module_id', '=', q).executeTakeFirstOrThrow();
+      assert.ok(m.body_text.includes('Deposit: 25% ($33.00)'), m.body_text);
+      assert.ok(m.body_html?.includes('Deposit: 25% ($33.00)'), m.body_html ?? '');
+      const url = /View and approve the quote online: (\S+)/.exec(m.body_text)![1];
+      assert.ok(m.body_html?.includes(`<a href="${url}">${url}</a>`), m.body_html ?? '');
+      const page = (await hub('GET', new URL(url).pathname)).body;
+      assert.match(page, /<dt>Deposit<\/dt><dd>25% \(\$33\.00\)<\/dd>/);
     });
 
     test('quote page: line items (optional marked), subtotal, discount, tax, total, deposit, expire_on, three forms', async () => {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.ts';
+import { checkIdempotencyKey, claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.ts';
 import { transact } from '../../http/transact.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { formRateLimiter } from './form-rate-limit.ts';
@@ -115,12 +115,14 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
   app.post(
     FIELDS_PATH,
     {
-      config: { validation: 'form' },
+      config: { validation: 'form', errors: [401, 403] },
       onRequest: async (_req, reply) => corsHeaders(reply),
       schema: {
         operationId: 'getEmbeddedFormFields',
         tags: ['Embedded form'],
         summary: "List the request custom fields a website form shows (key in the body)",
+        description:
+          'Authenticated by the Embed Forms API key in the body (`apiKey`, scope `forms:read`), not by a header, since a website page sends it: 401 `Invalid API key` for an unknown or revoked key, 403 without the scope. Read on every page view, so not counted against FORM_RATE_LIMIT.',
         security: [],
         body: EmbedFieldsBody,
         response: { 200: EmbedFieldsResponse },
@@ -135,19 +137,23 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
   app.post(
     FORM_PATH,
     {
-      config: { validation: 'form' }, // D4: 400 Invalid request data, paths from formData
+      config: { validation: 'form', errors: [401, 403, 429] }, // D4: 400 Invalid request data, paths from formData
       // On every answer, errors included, so the page can read them.
       onRequest: async (_req, reply) => corsHeaders(reply),
       // D6 before the schema: a bot's submission is rejected as spam whatever else it filled in.
       preValidation: async (req) => {
-        const website = (req.body as { formData?: { website?: unknown } } | undefined)?.formData?.website;
+        const body = req.body as { formData?: { website?: unknown }; idempotency_key?: unknown } | undefined;
+        const website = body?.formData?.website;
         if (website !== undefined && website !== null && website !== '') throw new AppError(400, 'Submission rejected');
+        if (typeof body?.idempotency_key === 'string') checkIdempotencyKey(body.idempotency_key); // E11's wording, not the schema's
       },
       onSend: idempotencyOnSend, // E11: the key is claimed in the handler, once the API key is known
       schema: {
         operationId: 'submitEmbeddedForm',
         tags: ['Embedded form'],
         summary: 'Submit a website request form (key in the body)',
+        description:
+          'Authenticated by the Embed Forms API key in the body (`apiKey`, scope `forms:write`), not by a header, since a website page sends it: 401 `Invalid API key` for an unknown or revoked key, 403 without the scope. At most FORM_RATE_LIMIT submissions per workspace and window (100 an hour by default): past it, 429 with `Retry-After`. `idempotency_key` makes a resubmission answer the first answer (E11).',
         security: [],
         body: EmbedRequestBody,
         response: { 201: EmbedRequestResponse },

@@ -61,8 +61,11 @@ export const EmbedRequestBody = Type.Object({
   apiKey: Type.String({ minLength: 1, maxLength: 200 }),
   workspaceId: Type.Optional(Id),
   formData: FormData,
-  // E11: the form's Idempotency-Key (one per submission); checked by the route for its 400 wording.
-  idempotency_key: Type.Optional(Type.String({ description: '1 to 255 printable ASCII characters; a repeat answers the first answer' })),
+  // E11: the form's Idempotency-Key (one per submission); checked before the schema (the route's
+  // preValidation) for E11's 400 wording, so these bounds are what the document shows.
+  idempotency_key: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$', description: '1 to 255 printable ASCII characters; a repeat answers the first answer' }),
+  ),
 });
 export type EmbedRequestBody = Static<typeof EmbedRequestBody>;
 

@@ -3,8 +3,9 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
+import { prepared } from '../../db/prepared.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { contactNameJson, documentRefJson } from '../../db/related.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
@@ -31,17 +32,37 @@ const listSpec: ListSpec = {
   search: ['name', sql`cast(number as text)`],
 };
 
-export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: InvoiceQuery) {
+interface InvoiceFilters {
+  ws: number;
+  contact_id?: number;
+  job_id?: number;
+  exclude_children?: boolean;
+  status?: string[];
+  exclude_statuses?: string[];
+}
+const list = listOf(listSpec, (db, f: InvoiceFilters) => {
   let qb = db
     .selectFrom('invoices')
     .select(['id', 'number', 'name', 'contact_id', 'status', 'total', 'amount_paid_cents', 'date', 'due_date'])
-    .where('workspace_id', '=', workspaceId);
-  if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
-  if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
-  if (q.exclude_children) qb = qb.where('parent_id', 'is', null);
-  if (q.status) qb = qb.where('status', 'in', csv(q.status));
-  if (q.exclude_statuses) qb = qb.where('status', 'not in', csv(q.exclude_statuses));
-  const page = await paginate(qb, q, listSpec);
+    .where('workspace_id', '=', f.ws);
+  if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
+  if (f.job_id) qb = qb.where('job_id', '=', f.job_id);
+  if (f.exclude_children) qb = qb.where('parent_id', 'is', null);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  if (f.exclude_statuses) qb = qb.where('status', 'not in', f.exclude_statuses);
+  return qb;
+});
+
+export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: InvoiceQuery) {
+  const filters: InvoiceFilters = {
+    ws: workspaceId,
+    contact_id: q.contact_id,
+    job_id: q.job_id,
+    exclude_children: q.exclude_children,
+    status: q.status ? csv(q.status) : undefined,
+    exclude_statuses: q.exclude_statuses ? csv(q.exclude_statuses) : undefined,
+  };
+  const page = await list(db, filters, q);
   return { ...page, rows: page.rows.map(({ amount_paid_cents, ...r }) => ({ ...r, ...money(r.total, amount_paid_cents) })) };
 }
 
@@ -62,10 +83,17 @@ function detailOf(row: Selectable<InvoicesTable> & { contact: string | null; job
  * `lock` holds the row until commit (status moves, payments: E4).
  */
 export async function findInvoiceDetail(db: Kysely<DB>, workspaceId: number, id: number, { lock = false } = {}): Promise<InvoiceDetail | undefined> {
-  const qb = db.selectFrom('invoices').selectAll('invoices').select(detailRefs(db)).where('invoices.workspace_id', '=', workspaceId).where('invoices.id', '=', id);
-  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  const [row] = await detailById[Number(lock)](db, { ws: workspaceId, id });
   return row && detailOf(row);
 }
+
+// Built and compiled once per variant (a payment's locked read, the single GET): as quotes.repo.ts.
+const detailById = [false, true].map((lock) =>
+  prepared({ ws: 'number', id: 'number' }, (db, p) => {
+    const qb = db.selectFrom('invoices').selectAll('invoices').select(detailRefs(db)).where('invoices.workspace_id', '=', p.ws).where('invoices.id', '=', p.id);
+    return lock ? locked(db, qb) : qb;
+  }),
+);
 
 /** Many invoices' single-GET shapes, BULK_ROWS ids per statement (E14: the daily run's `invoice_updated`). */
 export async function findInvoiceDetails(db: Kysely<DB>, workspaceId: number, ids: readonly number[]): Promise<InvoiceDetail[]> {

@@ -122,8 +122,10 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
 
 /**
  * E6: a draft invoice from a job: its contact, property, name, line items (new
- * ids) and pricing, and `job_id`; the total by D7. Created by createInvoice, so
- * numbering, custom field rules and `new_invoice` apply as on any create.
+ * ids) and pricing, `job_id`, and the job's `quote_id`; the total by D7. Dated
+ * today in the workspace's timezone, so E2 derives its due date (issue 25: a null
+ * date left the invoice without one). Created by createInvoice, so numbering,
+ * custom field rules and `new_invoice` apply as on any create.
  */
 export async function createInvoiceFromJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, jobId: number): Promise<InvoiceDetail> {
   const job = await findJobDetail(trx, workspaceId, jobId);
@@ -138,6 +140,8 @@ export async function createInvoiceFromJob(trx: Kysely<DB>, workspaceId: number,
     tax_rate: job.tax_rate,
     tax_rate_id: job.tax_rate_id,
     job_id: job.id,
+    quote_id: job.quote_id,
+    date: await workspaceToday(trx, workspaceId),
     status: 'draft',
   });
 }

@@ -3,7 +3,8 @@ import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import {
   type ContactRef,
@@ -35,15 +36,19 @@ const listSpec: ListSpec = {
   search: ['name', sql`cast(number as text)`],
 };
 
-export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; quote_id?: number; status?: string[] }) => {
   let qb = db
     .selectFrom('jobs')
     .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'created_at'])
-    .where('workspace_id', '=', workspaceId);
-  if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
-  if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
-  if (q.status) qb = qb.where('status', 'in', csv(q.status));
-  return paginate(qb, q, listSpec);
+    .where('workspace_id', '=', f.ws);
+  if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
+  if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  return qb;
+});
+
+export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
+  return list(db, { ws: workspaceId, contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined }, q);
 }
 
 /** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */
@@ -94,6 +99,30 @@ export async function findJobDetail(db: Kysely<DB>, workspaceId: number, id: num
   };
 }
 
+interface JobInputValues {
+  ws: number;
+  contact: number | null | undefined;
+  property: number | null | undefined;
+  request: number | null | undefined;
+  quote: number | null | undefined;
+  salesperson: string | null | undefined;
+  fields: boolean;
+}
+const jobRefsOf = (v: JobInputValues) =>
+  pendingRefs(v.ws, {
+    contact: ['contact', v.contact],
+    property: ['property', v.property],
+    request: ['request', v.request],
+    quote: ['quote', v.quote],
+    salesperson: ['user', v.salesperson],
+  });
+// Built and compiled once per shape (F166): which references the body names.
+const jobInputs = shapedQuery((db, v: JobInputValues) => {
+  const d = dialectOf(db);
+  const p = jobRefsOf(v);
+  return db.selectFrom(p.from).select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, v.ws, v.fields ? 'job' : null).as('fields')]);
+});
+
 /**
  * Before a write, in one statement: the records the body references (D11, in
  * the workspace) and, with `fields`, the job custom field definitions (D23).
@@ -105,19 +134,18 @@ export async function loadJobInputs(
   body: JobCreate | JobUpdate,
   { fields }: { fields: boolean },
 ): Promise<{ refs: JobRefs; defs: FieldDef[]; missing: boolean }> {
-  const d = dialectOf(db);
-  const p = pendingRefs(workspaceId, {
-    contact: ['contact', body.contact_id],
-    property: ['property', body.property_id],
-    request: ['request', body.request_id],
-    quote: ['quote', body.quote_id],
-    salesperson: ['user', body.salesperson_id],
-  });
-  const row = await db
-    .selectFrom(p.from)
-    .select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, workspaceId, fields ? 'job' : null).as('fields')])
-    .executeTakeFirstOrThrow();
-  const { refs, missing: notFound } = p.read(row);
+  const v: JobInputValues = {
+    ws: workspaceId,
+    contact: body.contact_id,
+    property: body.property_id,
+    request: body.request_id,
+    quote: body.quote_id,
+    salesperson: body.salesperson_id,
+    fields,
+  };
+  const [row] = await jobInputs(db, v);
+  if (!row) throw new Error('loadJobInputs: no row');
+  const { refs, missing: notFound } = jobRefsOf(v).read(row);
   // A missing quote is refused by claimQuote (D14), with its own wording.
   const missing = notFound.some((name) => name !== 'quote');
   return { refs, defs: fieldDefsOf(row.fields), missing };

@@ -3,7 +3,7 @@ import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { JobCreate, JobDetail, JobListItem, JobQuery, JobStatusBody, JobUpdate } from './jobs.schemas.ts';
+import { JobCreate, JobDetail, JobDetailAnswer, JobListItemAnswer, JobQuery, JobStatusBody, JobUpdate } from './jobs.schemas.ts';
 import { jobsService, updateJob } from './jobs.service.ts';
 
 export async function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -11,7 +11,7 @@ export async function jobsRoutes(app: FastifyInstance, ctx: AppContext) {
     path: '/jobs',
     resource: 'Job',
     scope: 'jobs',
-    schemas: { query: JobQuery, create: JobCreate, update: JobUpdate, item: JobListItem, detail: JobDetail },
+    schemas: { query: JobQuery, create: JobCreate, update: JobUpdate, item: JobListItemAnswer, detail: JobDetailAnswer },
     service: jobsService(ctx),
   });
   statusRoute(app, {

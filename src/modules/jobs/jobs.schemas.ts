@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TOptional, type TProperties, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
 import { Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
 import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
@@ -95,6 +95,21 @@ export const JobListItem = Type.Object({
   created_at: Timestamp,
 });
 export type JobListItem = Static<typeof JobListItem>;
+
+/** A14: a job's money, left out of what a member's session reads. */
+export const JOB_MONEY_FIELDS = ['expenses', 'line_items', 'discount', 'discount_unit', 'deposit', 'deposit_unit', 'tax_rate', 'tax_rate_id', 'total'] as const;
+export type JobMoneyField = (typeof JOB_MONEY_FIELDS)[number];
+/** `properties` with the money optional, in their order (the answer's key order). */
+function moneyOptional<T extends TProperties>(properties: T) {
+  const money: readonly string[] = JOB_MONEY_FIELDS;
+  const entries = Object.entries(properties).map(([k, v]) => [k, money.includes(k) ? Type.Optional(v) : v]);
+  return Type.Object(Object.fromEntries(entries) as { [P in keyof T]: P extends JobMoneyField ? TOptional<T[P]> : T[P] });
+}
+/** The answers: every field, the money optional (absent for members). */
+export const JobDetailAnswer = moneyOptional(JobDetail.properties);
+export const JobListItemAnswer = moneyOptional(JobListItem.properties);
+export type JobDetailAnswer = Static<typeof JobDetailAnswer>;
+export type JobListItemAnswer = Static<typeof JobListItemAnswer>;
 
 export const JobStatusBody = Type.Object({ status: Status });
 export type JobStatusBody = Static<typeof JobStatusBody>;

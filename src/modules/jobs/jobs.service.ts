@@ -9,11 +9,12 @@ import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
+import { actsAsMember } from '../../http/roles.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit, type OutboxEvent } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findJobDetail, insertJobRow, jobCodec, jobOfQuote, type JobRefs, jobs, listJobs, loadJobInputs, lockQuote, updateJobRow } from './jobs.repo.ts';
-import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate } from './jobs.schemas.ts';
+import type { Expense, ExpenseInput, Job, JobCreate, JobDetail, JobDetailAnswer, JobListItemAnswer, JobMoneyField, JobQuery, JobUpdate } from './jobs.schemas.ts';
 import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getJobDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobDetail> {
@@ -164,10 +165,22 @@ export async function updateJob(trx: Kysely<DB>, workspaceId: number, id: number
   return detail;
 }
 
-export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate, JobUpdate, JobListItem, JobDetail> {
+/** A14: a member's session reads jobs without line items, totals, expenses or any other money. */
+function withoutMoney<T extends Partial<Record<JobMoneyField, unknown>>>(job: T): Omit<T, JobMoneyField> {
+  const { expenses, line_items, discount, discount_unit, deposit, deposit_unit, tax_rate, tax_rate_id, total, ...rest } = job;
+  return rest;
+}
+
+export function jobsService({ db }: AppContext): CrudService<JobQuery, JobCreate, JobUpdate, JobListItemAnswer, JobDetailAnswer> {
   return {
-    list: (auth, query) => listJobs(db, auth.workspaceId, query),
-    get: (auth, id) => getJobDetail(db, auth.workspaceId, id),
+    list: async (auth, query) => {
+      const page = await listJobs(db, auth.workspaceId, query);
+      return actsAsMember(auth) ? { ...page, rows: page.rows.map(withoutMoney) } : page;
+    },
+    get: async (auth, id) => {
+      const job = await getJobDetail(db, auth.workspaceId, id);
+      return actsAsMember(auth) ? withoutMoney(job) : job;
+    },
     create: (auth, body) =>
       transact(db, auth, (trx) => createJob(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) =>

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { IdParams } from '../../kernel/schemas.ts';
+import { filesFor } from '../uploads/files.ts';
 import { invoicePdf, type PdfFile, quotePdf } from './pdf.service.ts';
 
 // E9: GET /quotes/:id/pdf and /invoices/:id/pdf, the document as an attachment.
@@ -21,7 +22,9 @@ export const sendPdf = (reply: FastifyReply, file: PdfFile) =>
     .header('x-content-type-options', 'nosniff')
     .send(file.pdf);
 
-export async function pdfRoutes(fastify: FastifyInstance, { db }: AppContext) {
+export async function pdfRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const { storage } = filesFor(ctx);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/quotes/:id/pdf',
@@ -29,7 +32,7 @@ export async function pdfRoutes(fastify: FastifyInstance, { db }: AppContext) {
       config: { scope: 'quotes:read', notFound: { id: 'Quote' } },
       schema: { operationId: 'getQuotePdf', tags: ['Quote'], summary: 'Download a quote as a PDF', params: IdParams, response: { 200: PdfResponse } },
     },
-    async (req, reply) => sendPdf(reply, await quotePdf(db, req.auth.workspaceId, req.params.id)),
+    async (req, reply) => sendPdf(reply, await quotePdf(db, req.auth.workspaceId, req.params.id, storage)),
   );
   app.get(
     '/invoices/:id/pdf',
@@ -37,6 +40,6 @@ export async function pdfRoutes(fastify: FastifyInstance, { db }: AppContext) {
       config: { scope: 'invoices:read', notFound: { id: 'Invoice' } },
       schema: { operationId: 'getInvoicePdf', tags: ['Invoice'], summary: 'Download an invoice as a PDF', params: IdParams, response: { 200: PdfResponse } },
     },
-    async (req, reply) => sendPdf(reply, await invoicePdf(db, req.auth.workspaceId, req.params.id)),
+    async (req, reply) => sendPdf(reply, await invoicePdf(db, req.auth.workspaceId, req.params.id, storage)),
   );
 }

@@ -3,6 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { pdfText } from '../../../test/pdf-text.ts';
+import { threadId } from 'node:worker_threads';
+import { documentView } from '../../domain/document-view.ts';
+import { normalizeLineItems } from '../../domain/line-items.ts';
+import { draw } from './pdf-layout.ts';
+import { drawInPool, PdfPool } from './pdf-pool.ts';
 import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 
 // E9: quotes and invoices as PDFs. The text is read back with pdfjs-dist, as a
@@ -191,5 +196,43 @@ describe('PDFs (E9)', () => {
     assert.ok(/INR\s1,500\.00/.test(page.text), page.text);
     assert.ok(page.text.includes('Zazó?c'), page.text);
     assert.equal(winAnsi('Žluťoučký kůň ₹ 東'), 'Žlutoucký kun ? ?');
+  });
+
+  test('PDFs are drawn in a worker thread, never the API\'s, with the same bytes as drawn in the API\'s thread (so the same text)', async () => {
+    const lines = normalizeLineItems(
+      Array.from({ length: 50 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1 + (i % 4), unitPrice: 12.5 + i, ...(i % 10 === 0 ? { description: 'Parts and labour. '.repeat(8) } : {}) })),
+    );
+    const view = documentView({ line_items: lines, discount: 5, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 8, total: 0 }, 'USD');
+    const sheet = {
+      title: 'Invoice #7',
+      changedAt: '2026-03-05T14:30:00.000Z',
+      workspaceName: 'Bob & Sons Plumbing',
+      businessLines: [],
+      contactName: 'Carla Customer',
+      name: 'Fifty lines',
+      facts: [['Date', 'March 5, 2026']] as [string, string][],
+      view,
+      after: [['Balance due', view.total]] as [string, string][],
+      notes: [['Message', 'Thank you']] as [string, string][],
+    };
+    const [pooled, again] = await Promise.all([drawInPool(sheet), drawInPool(sheet)]);
+    assert.notEqual(pooled.threadId, threadId);
+    assert.ok(pooled.threadId > 0);
+    const here = await draw(sheet);
+    assert.ok(pooled.pdf.equals(here), 'the worker draws the same bytes');
+    assert.ok(again.pdf.equals(here));
+    const pages = await pdfText(pooled.pdf);
+    assert.equal(pages.length, 3);
+    assert.ok(pages[0].text.includes('Line 1') && pages[2].text.includes('Page 3 of 3'), pages[2].text);
+
+    // A pool's threads end once idle (their memory returns), and a later PDF starts one again.
+    const pool = new PdfPool(2, 300);
+    const jobs = [pool.draw(sheet), pool.draw(sheet)];
+    assert.equal(pool.threads, 2); // both started at once
+    await Promise.all(jobs);
+    for (let waited = 0; pool.threads > 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(pool.threads, 0);
+    assert.ok((await pool.draw(sheet)).pdf.equals(here));
+    assert.equal(pool.threads, 1);
   });
 });

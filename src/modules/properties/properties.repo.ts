@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, PropertiesTable } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { ContactProperty, ContactPropertyQuery, Property, PropertyQuery } from './properties.schemas.ts';
 
 // The address is stored as columns (one per sub-field) and nested on the way out.
@@ -72,10 +72,14 @@ async function contactIdsOf(db: Kysely<DB>, workspaceId: number, propertyIds: nu
   return map;
 }
 
+const list = listOf(listSpec, (db, f: { ws: number; property_type?: string }) => {
+  let qb = db.selectFrom('properties').select(COLUMNS).where('properties.workspace_id', '=', f.ws);
+  if (f.property_type) qb = qb.where('properties.property_type', '=', f.property_type);
+  return qb;
+});
+
 export async function listProperties(db: Kysely<DB>, workspaceId: number, q: PropertyQuery) {
-  let qb = db.selectFrom('properties').select(COLUMNS).where('properties.workspace_id', '=', workspaceId);
-  if (q.property_type) qb = qb.where('properties.property_type', '=', q.property_type);
-  const page = await paginate(qb, q, listSpec);
+  const page = await list(db, { ws: workspaceId, property_type: q.property_type }, q);
   const contactIds = await contactIdsOf(db, workspaceId, page.rows.map((r) => r.id));
   const rows: Property[] = page.rows.map((r) => ({ ...view(r), contact_ids: contactIds.get(r.id) ?? [] }));
   return { rows, pagination: page.pagination };
@@ -93,8 +97,10 @@ function linked(db: Kysely<DB>, workspaceId: number, contactId: number) {
     .where('contact_properties.contact_id', '=', contactId);
 }
 
+const contactList = listOf(contactListSpec, (db, f: { ws: number; contact: number }) => linked(db, f.ws, f.contact));
+
 export async function listContactProperties(db: Kysely<DB>, workspaceId: number, contactId: number, q: ContactPropertyQuery) {
-  const page = await paginate(linked(db, workspaceId, contactId), q, contactListSpec);
+  const page = await contactList(db, { ws: workspaceId, contact: contactId }, q);
   const rows: ContactProperty[] = page.rows.map((r) => ({ ...view(r), role: r.role }));
   return { rows, pagination: page.pagination };
 }

@@ -3,7 +3,7 @@ import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuoteTemplatesTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { userRefs } from '../../db/references.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { QuoteTemplate, TemplateQuery } from './quote-templates.schemas.ts';
 
 type Stored = Omit<QuoteTemplate, 'tax_rate_obj' | 'created_by'> & { created_by: string | null };
@@ -41,7 +41,9 @@ export async function expand(db: Kysely<DB>, workspaceId: number, rows: (Omit<Qu
   });
 }
 
+const list = listOf(listSpec, (db, f: { ws: number }) => db.selectFrom('quote_templates').selectAll().where('workspace_id', '=', f.ws));
+
 export async function listTemplates(db: Kysely<DB>, workspaceId: number, q: TemplateQuery) {
-  const page = await paginate(db.selectFrom('quote_templates').selectAll().where('workspace_id', '=', workspaceId), q, listSpec);
+  const page = await list(db, { ws: workspaceId }, q);
   return { rows: await expand(db, workspaceId, page.rows), pagination: page.pagination };
 }

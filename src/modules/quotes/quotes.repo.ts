@@ -3,8 +3,10 @@ import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, 
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, QuotesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
+import { prepared } from '../../db/prepared.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
 import {
   type ContactRef,
@@ -36,15 +38,21 @@ const listSpec: ListSpec = {
   search: ['name', sql`cast(number as text)`],
 };
 
-export function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[]; exclude_statuses?: string[] }) => {
   let qb = db
     .selectFrom('quotes')
     .select(['id', 'number', 'name', 'status', 'contact_id', 'total', 'date', 'expire_on', 'created_at'])
-    .where('workspace_id', '=', workspaceId);
-  if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
-  if (q.status) qb = qb.where('status', 'in', csv(q.status));
-  if (q.exclude_statuses) qb = qb.where('status', 'not in', csv(q.exclude_statuses));
-  return paginate(qb, q, listSpec);
+    .where('workspace_id', '=', f.ws);
+  if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  if (f.exclude_statuses) qb = qb.where('status', 'not in', f.exclude_statuses);
+  return qb;
+});
+
+export function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
+  const status = q.status ? csv(q.status) : undefined;
+  const exclude_statuses = q.exclude_statuses ? csv(q.exclude_statuses) : undefined;
+  return list(db, { ws: workspaceId, contact_id: q.contact_id, status, exclude_statuses }, q);
 }
 
 export async function insertStatusChange(
@@ -92,10 +100,20 @@ export async function findQuoteDetail(
   id: number,
   { lock = false, jobFields = false }: { lock?: boolean; jobFields?: boolean } = {},
 ): Promise<{ detail: QuoteDetail; jobDefs: FieldDef[] } | undefined> {
-  const qb = detailQuery(db, workspaceId, jobFields).where('quotes.id', '=', id);
-  const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
+  const [row] = await detailById[Number(lock) * 2 + Number(jobFields)](db, { ws: workspaceId, id });
   return row ? quoteDetailOf(row) : undefined;
 }
+
+// The single GET (and a status move's read) built and compiled once per variant: building
+// this query with Kysely cost more CPU than running it (profile of GET /quotes/:id).
+const detailById = [false, true].flatMap((lock) =>
+  [false, true].map((jobFields) =>
+    prepared({ ws: 'number', id: 'number' }, (db, p) => {
+      const qb = detailQuery(db, p.ws, jobFields).where('quotes.id', '=', p.id);
+      return lock ? locked(db, qb) : qb;
+    }),
+  ),
+);
 
 /** Many quotes' single-GET shapes, BULK_ROWS ids per statement (E14: the daily run's `quote_updated`). */
 export async function findQuoteDetails(db: Kysely<DB>, workspaceId: number, ids: readonly number[]): Promise<QuoteDetail[]> {
@@ -153,35 +171,61 @@ function quoteDetailOf(row: DetailRow): { detail: QuoteDetail; jobDefs: FieldDef
  * in the workspace), the template's existence, and the custom field definitions
  * the write validates against (D23). `missing`: a given reference was not found.
  */
+interface QuoteInputValues {
+  ws: number;
+  contact: number | null | undefined;
+  property: number | null | undefined;
+  request: number | null | undefined;
+  salesperson: string | null | undefined;
+  template: number | null;
+  quoteFields: boolean;
+  jobFields: boolean;
+}
+const quoteRefsOf = (v: Pick<QuoteInputValues, 'ws' | 'contact' | 'property' | 'request' | 'salesperson'>) =>
+  pendingRefs(v.ws, {
+    contact: ['contact', v.contact],
+    property: ['property', v.property],
+    request: ['request', v.request],
+    salesperson: ['user', v.salesperson],
+  });
+
+// Built and compiled once per shape (F166): which references the body names.
+const quoteInputs = shapedQuery((db, v: QuoteInputValues) => {
+  const d = dialectOf(db);
+  const p = quoteRefsOf(v);
+  return db.selectFrom(p.from).select((eb) => [
+    ...p.select(eb, d),
+    eb.selectFrom('quote_templates').select('quote_templates.id').where('quote_templates.workspace_id', '=', v.ws).where('quote_templates.id', '=', v.template).as('template'),
+    customFieldDefsJson(eb, d, v.ws, v.quoteFields ? 'quote' : null).as('quote_fields'),
+    customFieldDefsJson(eb, d, v.ws, v.jobFields ? 'job' : null).as('job_fields'),
+  ]);
+});
+
+/**
+ * Before a write, in one statement: the records the body references (D11,
+ * in the workspace), the template's existence, and the custom field definitions
+ * the write validates against (D23). `missing`: a given reference was not found.
+ */
 export async function loadQuoteInputs(
   db: Kysely<DB>,
   workspaceId: number,
   body: QuoteCreate | QuoteUpdate,
   { quoteFields, jobFields }: { quoteFields: boolean; jobFields: boolean },
 ): Promise<{ refs: QuoteRefs; quoteDefs: FieldDef[]; jobDefs: FieldDef[]; missing: boolean }> {
-  const d = dialectOf(db);
-  const p = pendingRefs(workspaceId, {
-    contact: ['contact', body.contact_id],
-    property: ['property', body.property_id],
-    request: ['request', body.request_id],
-    salesperson: ['user', body.salesperson_id],
-  });
-  const row = await db
-    .selectFrom(p.from)
-    .select((eb) => [
-      ...p.select(eb, d),
-      eb
-        .selectFrom('quote_templates')
-        .select('quote_templates.id')
-        .where('quote_templates.workspace_id', '=', workspaceId)
-        .where('quote_templates.id', '=', body.template_id ?? null)
-        .as('template'),
-      customFieldDefsJson(eb, d, workspaceId, quoteFields ? 'quote' : null).as('quote_fields'),
-      customFieldDefsJson(eb, d, workspaceId, jobFields ? 'job' : null).as('job_fields'),
-    ])
-    .executeTakeFirstOrThrow();
-  const { refs, missing: notFound } = p.read(row);
-  const given = (v: unknown) => v !== undefined && v !== null;
+  const v: QuoteInputValues = {
+    ws: workspaceId,
+    contact: body.contact_id,
+    property: body.property_id,
+    request: body.request_id,
+    salesperson: body.salesperson_id,
+    template: body.template_id ?? null,
+    quoteFields,
+    jobFields,
+  };
+  const [row] = await quoteInputs(db, v);
+  if (!row) throw new Error('loadQuoteInputs: no row');
+  const { refs, missing: notFound } = quoteRefsOf(v).read(row);
+  const given = (x: unknown) => x !== undefined && x !== null;
   const missing = notFound.length > 0 || (given(body.template_id) && (row.template === null || row.template === undefined));
   return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
 }

@@ -2,7 +2,8 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, RequestsTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { dialectOf } from '../../db/json-helpers.ts';
 import { type ContactRef, pendingRefs, type PropertyRef, type UserRef } from '../../db/related.ts';
@@ -36,15 +37,35 @@ const listSpec: ListSpec = {
   search: ['name', 'details', sql`cast(number as text)`],
 };
 
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[] }) => {
+  let qb = db.selectFrom('requests').select(COLUMNS).where('workspace_id', '=', f.ws);
+  if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  return qb;
+});
+
 export async function listRequests(db: Kysely<DB>, workspaceId: number, q: RequestQuery) {
-  let qb = db.selectFrom('requests').select(COLUMNS).where('workspace_id', '=', workspaceId);
-  if (q.contact_id) qb = qb.where('contact_id', '=', q.contact_id);
-  if (q.status) qb = qb.where('status', 'in', csv(q.status));
-  const page = await paginate(qb, q, listSpec);
+  const page = await list(db, { ws: workspaceId, contact_id: q.contact_id, status: q.status ? csv(q.status) : undefined }, q);
   return { rows: page.rows.map((r) => requestCodec.decode(r)), pagination: page.pagination };
 }
 
 /** The API record of a row (drops `created_by`, parses JSON). */
+interface RequestInputValues {
+  ws: number;
+  contact: number | null | undefined;
+  property: number | null | undefined;
+  assignee: string | null | undefined;
+  fields: boolean;
+}
+const requestRefsOf = (v: RequestInputValues) =>
+  pendingRefs(v.ws, { contact: ['contact', v.contact], property: ['property', v.property], assignee: ['user', v.assignee] });
+// Built and compiled once per shape (F166): which references the body names.
+const requestInputs = shapedQuery((db, v: RequestInputValues) => {
+  const d = dialectOf(db);
+  const p = requestRefsOf(v);
+  return db.selectFrom(p.from).select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, v.ws, v.fields ? 'request' : null).as('fields')]);
+});
+
 /**
  * Before a write, in one statement: the records the body references (D11, in
  * the workspace) and, with `fields`, the request custom field definitions (D23).
@@ -56,17 +77,10 @@ export async function loadRequestInputs(
   body: RequestCreate | RequestUpdate,
   { fields }: { fields: boolean },
 ): Promise<{ refs: { contact: ContactRef | null; property: PropertyRef | null; assignee: UserRef | null }; defs: FieldDef[]; missing: boolean }> {
-  const d = dialectOf(db);
-  const p = pendingRefs(workspaceId, {
-    contact: ['contact', body.contact_id],
-    property: ['property', body.property_id],
-    assignee: ['user', body.assignee_id],
-  });
-  const row = await db
-    .selectFrom(p.from)
-    .select((eb) => [...p.select(eb, d), customFieldDefsJson(eb, d, workspaceId, fields ? 'request' : null).as('fields')])
-    .executeTakeFirstOrThrow();
-  const { refs, missing } = p.read(row);
+  const v: RequestInputValues = { ws: workspaceId, contact: body.contact_id, property: body.property_id, assignee: body.assignee_id, fields };
+  const [row] = await requestInputs(db, v);
+  if (!row) throw new Error('loadRequestInputs: no row');
+  const { refs, missing } = requestRefsOf(v).read(row);
   return { refs, defs: fieldDefsOf(row.fields), missing: missing.length > 0 };
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { TaxRateQuery } from './tax-rates.schemas.ts';
 
 export const taxRates = tenantRows('tax_rates');
@@ -12,6 +12,8 @@ const listSpec: ListSpec = {
   search: ['name', 'description'],
 };
 
+const list = listOf(listSpec, (db, f: { ws: number }) => db.selectFrom('tax_rates').selectAll().where('workspace_id', '=', f.ws));
+
 export function listTaxRates(db: Kysely<DB>, workspaceId: number, q: TaxRateQuery) {
-  return paginate(db.selectFrom('tax_rates').selectAll().where('workspace_id', '=', workspaceId), q, listSpec);
+  return list(db, { ws: workspaceId }, q);
 }

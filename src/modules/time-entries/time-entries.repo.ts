@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import type { DB, TimeEntriesTable } from '../../db/schema.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
 
 const listSpec: ListSpec = {
@@ -29,15 +29,30 @@ export const TIME_ENTRY_COLUMNS = [
   'updated_at',
 ] as const;
 
+interface TimeEntryFilters {
+  ws: number;
+  start_date?: string;
+  end_date?: string;
+  /** Lower-cased. */
+  user_id?: string;
+  job_id?: number;
+  request_id?: number;
+  quote_id?: number;
+}
+const list = listOf(listSpec, (db, f: TimeEntryFilters) => {
+  let qb = db.selectFrom('time_entries').select(TIME_ENTRY_COLUMNS).where('workspace_id', '=', f.ws);
+  if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
+  if (f.end_date) qb = qb.where('end_date', '<=', f.end_date);
+  if (f.user_id) qb = qb.where('user_id', '=', f.user_id);
+  if (f.job_id) qb = qb.where('job_id', '=', f.job_id);
+  if (f.request_id) qb = qb.where('request_id', '=', f.request_id);
+  if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
+  return qb;
+});
+
 export async function listTimeEntries(db: Kysely<DB>, workspaceId: number, q: TimeEntryQuery) {
-  let qb = db.selectFrom('time_entries').select(TIME_ENTRY_COLUMNS).where('workspace_id', '=', workspaceId);
-  if (q.start_date) qb = qb.where('start_date', '>=', q.start_date);
-  if (q.end_date) qb = qb.where('end_date', '<=', q.end_date);
-  if (q.user_id) qb = qb.where('user_id', '=', q.user_id.toLowerCase());
-  if (q.job_id) qb = qb.where('job_id', '=', q.job_id);
-  if (q.request_id) qb = qb.where('request_id', '=', q.request_id);
-  if (q.quote_id) qb = qb.where('quote_id', '=', q.quote_id);
-  return paginate(qb, q, listSpec);
+  const { start_date, end_date, job_id, request_id, quote_id } = q;
+  return list(db, { ws: workspaceId, start_date, end_date, user_id: q.user_id?.toLowerCase(), job_id, request_id, quote_id }, q);
 }
 
 export async function findTimeEntry(db: Kysely<DB>, workspaceId: number, id: number): Promise<TimeEntry | undefined> {

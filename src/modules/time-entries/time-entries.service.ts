@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { checkReferences } from '../../db/references.ts';
 import { hoursBetween, round2, spanProblems, weekOf, weekStartOf } from '../../domain/weeks.ts';
 import type { AppContext } from '../../http/context.ts';
+import { actsAsMember, requireOwn } from '../../http/roles.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { findWorkspace, settingsOf } from '../workspace/workspace.service.ts';
@@ -58,13 +59,19 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
   };
 
   return {
-    list: (auth, query) => listTimeEntries(db, auth.workspaceId, query),
-    get: (auth, id) => get(db, auth.workspaceId, id),
+    // A14: a member's session sees and changes its own time entries only.
+    list: (auth, query) => listTimeEntries(db, auth.workspaceId, actsAsMember(auth) ? { ...query, user_id: auth.userId } : query),
+    get: async (auth, id) => {
+      const entry = await get(db, auth.workspaceId, id);
+      requireOwn(auth, entry.user_id);
+      return entry;
+    },
 
     create: (auth, body) =>
       transact(db, auth, async (trx) => {
         const ws = auth.workspaceId;
         const user_id = body.user_id?.toLowerCase() ?? auth.userId; // SPEC: defaults to the key's user
+        requireOwn(auth, user_id);
         const entry = { ...body, user_id };
         await validate(trx, ws, entry, body);
         const { weekStart, timeZone } = await calendarOf(trx, ws);
@@ -89,7 +96,9 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
         const ws = auth.workspaceId;
         const existing = await lockTimeEntry(trx, dialect, ws, id);
         if (!existing) throw notFound('Time entry');
+        requireOwn(auth, existing.user_id);
         const user_id = body.user_id?.toLowerCase() ?? existing.user_id;
+        requireOwn(auth, user_id);
         const merged = { ...existing, ...body, user_id };
         await validate(trx, ws, merged, body);
         const { weekStart, timeZone } = await calendarOf(trx, ws);
@@ -117,6 +126,7 @@ export function timeEntriesService({ db, dialect }: AppContext): CrudService<Tim
         const ws = auth.workspaceId;
         const existing = await lockTimeEntry(trx, dialect, ws, id);
         if (!existing) throw notFound('Time entry');
+        requireOwn(auth, existing.user_id);
         await lockTimesheets(trx, dialect, ws, [existing.timesheet_id]);
         await deleteTimeEntry(trx, ws, id); // D12: permanent
         await recomputeTotals(trx, ws, [existing.timesheet_id]); // an emptied timesheet stays, at 0

@@ -2,20 +2,25 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { TIMESHEET_SORT, type Timesheet, type TimesheetQuery } from './timesheets.schemas.ts';
 
 const listSpec: ListSpec = { id: 'id', sort: sortByName(TIMESHEET_SORT) };
 
 const COLUMNS = ['id', 'workspace_id', 'user_id', 'status', 'start_date', 'end_date', 'total_time', 'created_at', 'updated_at'] as const;
 
+const list = listOf(listSpec, (db, f: { ws: number; start_date?: string; end_date?: string; user_id?: string; status?: string }) => {
+  let qb = db.selectFrom('timesheets').select(COLUMNS).where('workspace_id', '=', f.ws);
+  if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
+  if (f.end_date) qb = qb.where('end_date', '<=', f.end_date);
+  if (f.user_id) qb = qb.where('user_id', '=', f.user_id);
+  if (f.status) qb = qb.where('status', '=', f.status);
+  return qb;
+});
+
 export async function listTimesheets(db: Kysely<DB>, workspaceId: number, q: TimesheetQuery) {
-  let qb = db.selectFrom('timesheets').select(COLUMNS).where('workspace_id', '=', workspaceId);
-  if (q.start_date) qb = qb.where('start_date', '>=', q.start_date);
-  if (q.end_date) qb = qb.where('end_date', '<=', q.end_date);
-  if (q.user_id) qb = qb.where('user_id', '=', q.user_id.toLowerCase());
-  if (q.status) qb = qb.where('status', '=', q.status);
-  return paginate(qb, q, listSpec);
+  const filters = { ws: workspaceId, start_date: q.start_date, end_date: q.end_date, user_id: q.user_id?.toLowerCase(), status: q.status };
+  return list(db, filters, q);
 }
 
 export async function findTimesheet(db: Kysely<DB>, workspaceId: number, id: number): Promise<Timesheet | undefined> {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { userRefs } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
+import { actsAsMember, forbidden, requireOwn } from '../../http/roles.ts';
 import { notFound } from '../../kernel/errors.ts';
 import type { PageResult } from '../../db/list-query.ts';
 import { timesheetEntries } from '../time-entries/time-entries.repo.ts';
@@ -28,10 +29,21 @@ export async function getTimesheetDetail(db: Kysely<DB>, workspaceId: number, id
 
 export function timesheetsService({ db }: AppContext): TimesheetsService {
   return {
-    list: (auth, query) => listTimesheets(db, auth.workspaceId, query),
-    get: (auth, id) => getTimesheetDetail(db, auth.workspaceId, id),
+    // A14: a member's session sees its own timesheets, and may submit them (draft, pending), not approve them.
+    list: (auth, query) => listTimesheets(db, auth.workspaceId, actsAsMember(auth) ? { ...query, user_id: auth.userId } : query),
+    get: async (auth, id) => {
+      const sheet = await getTimesheetDetail(db, auth.workspaceId, id);
+      requireOwn(auth, sheet.user_id);
+      return sheet;
+    },
     setStatus: (auth, id, { status }) =>
       transact(db, auth, async (trx) => {
+        if (actsAsMember(auth)) {
+          const sheet = await findTimesheet(trx, auth.workspaceId, id);
+          if (!sheet) throw notFound('Timesheet');
+          requireOwn(auth, sheet.user_id);
+          if (status === 'approved' || status === 'rejected') throw forbidden();
+        }
         // SPEC States: every allowed value may follow every other; entries stay editable.
         if (!(await setTimesheetStatus(trx, auth.workspaceId, id, status))) throw notFound('Timesheet');
         return getTimesheetDetail(trx, auth.workspaceId, id);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../http/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { filesFor } from './files.ts';
 import { findFileByKey } from './uploads.repo.ts';
+import { findLogoByKey } from '../workspace/workspace.repo.ts';
 import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
 
 // D20: the embedded driver serves its own files, outside /api/v1 and without an
@@ -31,7 +32,8 @@ export async function filesRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   app.addHook('onClose', async () => sweeper.stop());
 
   async function send(reply: FastifyReply, bucket: Bucket, key: string) {
-    const file = await findFileByKey(ctx.db, bucket, key);
+    // A public key is an upload's or a workspace's logo (A125).
+    const file = (await findFileByKey(ctx.db, bucket, key)) ?? (bucket === PUBLIC_BUCKET ? await findLogoByKey(ctx.db, key) : undefined);
     const object = file && (await storage.open(bucket, key));
     if (!file || !object) throw missing();
     const inline = /^(image\/|application\/pdf$)/.test(file.mime_type);

@@ -1,3 +1,4 @@
+import { actsAsMember } from '../../http/roles.ts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -28,6 +29,11 @@ export const isModuleType = (value: string): value is ModuleType => (MODULE_TYPE
 
 /** The parent's scope prefix: `quote` -> `quotes` (E13: an upload's deletion entry is read with it). */
 export const parentScopePrefix = (type: ModuleType) => PARENTS[type].scope;
+
+/** A14: adding an upload or comment needs the parent's write scope; a member's session, its read scope. */
+export const attachScope = (auth: { role?: string }, type: ModuleType) => parentScope(type, actsAsMember(auth) ? 'read' : 'write');
+/** Every parent's scope prefix: the scopes an upload or comment route may ask for (E16's `x-scopes`). */
+export const PARENT_SCOPE_PREFIXES: readonly string[] = MODULE_TYPES.map(parentScopePrefix);
 
 /** SPEC Uploads 4: `quote` + write -> `quotes:write`. */
 export const parentScope = (type: ModuleType, access: 'read' | 'write') => `${PARENTS[type].scope}:${access}`;

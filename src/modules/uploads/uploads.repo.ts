@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, PostgresAdapter, type Updateable } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB, StoredFilesTable, UploadLinksTable } from '../../db/schema.ts';
-import { type ListSpec, paginate } from '../../db/list-query.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';
 import { isModuleType, type ModuleType, parentScopePrefix } from './parents.ts';
@@ -11,7 +11,7 @@ import type { UploadQuery } from './uploads.schemas.ts';
 
 const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
-// Unaliased table names: the shared paginate() takes builders over DB's own tables.
+// Unaliased table names: the shared list builder (listOf) takes builders over DB's own tables.
 const LINK_COLUMNS = [
   'upload_links.id as link_id',
   'upload_links.module_type',
@@ -49,10 +49,14 @@ const listSpec: ListSpec = {
   search: ['upload_links.name', 'upload_links.original_file_name'],
 };
 
+const list = listOf(listSpec, (db, f: { ws: number; module_type: string; module_id: number; category?: string }) => {
+  let qb = linksOf(db, f.ws).where('upload_links.module_type', '=', f.module_type).where('upload_links.module_id', '=', f.module_id);
+  if (f.category) qb = qb.where('upload_links.category', '=', f.category);
+  return qb;
+});
+
 export async function listLinks(db: Kysely<DB>, workspaceId: number, q: UploadQuery) {
-  let qb = linksOf(db, workspaceId).where('upload_links.module_type', '=', q.module_type).where('upload_links.module_id', '=', q.module_id);
-  if (q.category) qb = qb.where('upload_links.category', '=', q.category);
-  const page = await paginate(qb, q, listSpec);
+  const page = await list(db, { ws: workspaceId, module_type: q.module_type, module_id: q.module_id, category: q.category }, q);
   return { rows: page.rows.map(decode), pagination: page.pagination };
 }
 

@@ -8,6 +8,7 @@ import { unstorable } from '../../http/validation.ts';
 import { AppError, ajvDetails, ValidationError } from '../../kernel/errors.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
 import { filesFor } from './files.ts';
+import { PARENT_SCOPE_PREFIXES } from './parents.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { MAX_FILE_BYTES } from './file-check.ts';
 import { UploadForm, UploadLink, UploadQuery, UploadUpdate } from './uploads.schemas.ts';
@@ -36,6 +37,11 @@ function multipartError(err: unknown): unknown {
   return err;
 }
 
+/** The `boundary` parameter of a multipart Content-Type, unquoted ('' when absent). */
+const boundaryOf = (contentType: string) => /;\s*boundary=(?:"([^"]*)"|([^";\s]*))/i.exec(contentType)?.slice(1).find((b) => b !== undefined) ?? '';
+/** RFC 2046 5.1.1: a boundary is 1 to 70 characters (the parser cannot search for a longer one). */
+const MAX_BOUNDARY = 70;
+
 /** A body that stops arriving for this long is given up on (400), so a stalled client holds nothing for long. */
 export const UPLOAD_IDLE_MS = 10_000;
 
@@ -47,7 +53,7 @@ const interrupted = () => new ValidationError([{ path: [], message: 'malformed m
  * a complete one), and a stall of UPLOAD_IDLE_MS, which fails the parser.
  */
 function watchBody(request: FastifyRequest) {
-  const boundary = /boundary="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1] ?? '';
+  const boundary = boundaryOf(request.headers['content-type'] ?? '');
   const close = Buffer.from(`--${boundary}--`);
   let tail = Buffer.alloc(0);
   let closed = false;
@@ -102,7 +108,7 @@ function endingStream(file: Readable) {
  * disk (hashed, capped at 5 MB while streaming) and checked only afterwards, when
  * every field is known (fields may follow the file).
  */
-async function readForm(request: FastifyRequest, storage: Storage): Promise<IncomingUpload> {
+export async function readForm(request: FastifyRequest, storage: Storage, maxBytes = MAX_FILE_BYTES): Promise<IncomingUpload> {
   const fields: Record<string, string> = {};
   let file: IncomingFile | null = null;
   const parts = request.parts();
@@ -117,7 +123,7 @@ async function readForm(request: FastifyRequest, storage: Storage): Promise<Inco
           continue;
         }
         const incoming = endingStream(part.file);
-        const staged = await storage.stage(incoming.stream, MAX_FILE_BYTES);
+        const staged = await storage.stage(incoming.stream, maxBytes);
         file = { staged, fileName: part.filename, declaredType: part.mimetype, tooLarge: staged.truncated || part.file.truncated };
         if (incoming.cut()) throw interrupted();
       } else if (!(part.fieldname in fields)) {
@@ -138,18 +144,32 @@ async function readForm(request: FastifyRequest, storage: Storage): Promise<Inco
   return { fields, file };
 }
 
-export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
-  // Registered here, so only this plugin's routes parse multipart bodies.
-  await app.register(multipart, {
+/** Registers the multipart parser in the calling plugin only (uploads, the workspace logo). */
+export const registerMultipart = (app: FastifyInstance, maxBytes = MAX_FILE_BYTES) =>
+  app.register(multipart, {
     preservePath: true, // keep the client's name as sent, so a name with a path is refused, not trimmed
     throwFileSizeLimit: false, // the cap is enforced (and reported) by storage.stage
-    limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 20, parts: 30, fieldSize: 16 * 1024, headerPairs: 50 },
+    limits: { fileSize: maxBytes + 1, files: 1, fields: 20, parts: 30, fieldSize: 16 * 1024, headerPairs: 50 },
   });
+
+/** SPEC Errors: 415 for anything but multipart/form-data, before any body is read; a boundary RFC 2046 allows. */
+export async function multipartOnly(request: FastifyRequest) {
+  const type = request.headers['content-type'] ?? '';
+  if (!MULTIPART.test(type)) throw new AppError(415, 'Content-Type must be multipart/form-data');
+  const boundary = boundaryOf(type);
+  if (boundary.length < 1 || boundary.length > MAX_BOUNDARY) {
+    throw new ValidationError([{ path: [], message: `malformed multipart body: the boundary must be 1 to ${MAX_BOUNDARY} characters (RFC 2046)` }]);
+  }
+}
+
+export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
+  // Registered here, so only this plugin's routes parse multipart bodies.
+  await registerMultipart(app);
   const { storage } = filesFor(ctx);
   const service = uploadsService(ctx);
   const tags = ['Upload'];
   // The service checks the parent's scope (SPEC Uploads 4); D4: 400 `Validation error`, queries included.
-  const config = { scope: null, validation: 'uploads' as const, notFound: { id: 'Upload' } };
+  const config = { scope: null, parentScopes: PARENT_SCOPE_PREFIXES, validation: 'uploads' as const, notFound: { id: 'Upload' } };
   // The JSON routes below take their request types from their schemas.
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -157,10 +177,7 @@ export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext) {
     '/uploads',
     {
       config,
-      // SPEC Errors: 415 for anything but multipart/form-data, before any body is read.
-      preParsing: async (request) => {
-        if (!MULTIPART.test(request.headers['content-type'] ?? '')) throw new AppError(415, 'Content-Type must be multipart/form-data');
-      },
+      preParsing: multipartOnly,
       // The body is a stream read by the handler; the schema is there for the OpenAPI document.
       validatorCompiler: () => () => true,
       schema: {

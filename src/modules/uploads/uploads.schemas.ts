@@ -27,7 +27,7 @@ export const UploadForm = Type.Object(
   {
     file: Type.String({ format: 'binary', description: 'the file, at most 5 MB; JPEG, PNG, WebP, PDF, DOC, DOCX, CSV, XLS or XLSX' }),
     module_type: ModuleType,
-    module_id: Type.Integer({ minimum: 1, description: 'the parent; must exist in the workspace' }),
+    module_id: { ...Id, description: 'the parent; must exist in the workspace' },
     category: Type.Optional({ ...Category, default: 'attachment' }),
     name: Type.Optional({ ...DisplayName, description: 'display name; default: the original file name' }),
     description: Type.Optional(Description),

@@ -10,7 +10,7 @@ import { filesFor } from './files.ts';
 import { newKey } from '../../storage/local-storage.ts';
 import { PRIVATE_BUCKET, PUBLIC_BUCKET, type Staged } from '../../storage/storage.ts';
 import { type CheckedFile, checkFile, checkFileName, MAX_FILE_BYTES } from './file-check.ts';
-import { isModuleType, type ModuleType, parentScope, requireParent } from './parents.ts';
+import { attachScope, isModuleType, type ModuleType, parentScope, requireParent } from './parents.ts';
 import { deleteLink, findFileByContent, findLink, insertLink, insertStoredFile, type LinkRow, listLinks, lockFiles, releaseFiles, updateLink } from './uploads.repo.ts';
 import { UploadFields, type UploadLink, type UploadQuery, type UploadUpdate } from './uploads.schemas.ts';
 
@@ -128,7 +128,7 @@ export function uploadsService(ctx: AppContext) {
       // The scope depends on module_type, so that one is checked before anything else (SPEC Uploads 4).
       const type = raw.module_type;
       if (typeof type !== 'string' || !isModuleType(type)) throw invalid(details);
-      requireScope(auth, parentScope(type, 'write'), 'module');
+      requireScope(auth, attachScope(auth, type), 'module');
       if (!incoming.file) details.push({ path: ['file'], message: 'is required' });
       if (details.length) throw invalid(details);
       const fields = raw as UploadFields;

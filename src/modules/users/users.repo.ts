@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { type ListParams, type ListSpec, paginate, sortByName } from '../../db/list-query.ts';
+import { type ListParams, type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import type { DB, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -13,8 +13,10 @@ const listSpec: ListSpec = {
   search: ['first_name', 'last_name', 'email', 'phone', sql`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`],
 };
 
+const list = listOf(listSpec, (db, f: { ws: number }) => db.selectFrom('users').selectAll().where('workspace_id', '=', f.ws));
+
 export function listUsers(db: Kysely<DB>, workspaceId: number, q: ListParams) {
-  return paginate(db.selectFrom('users').selectAll().where('workspace_id', '=', workspaceId), q, listSpec);
+  return list(db, { ws: workspaceId }, q);
 }
 
 export async function findUser(db: Kysely<DB>, workspaceId: number, userId: string): Promise<UserRow | undefined> {
@@ -37,4 +39,10 @@ export function insertUser(db: Kysely<DB>, values: Insertable<UsersTable>): Prom
 
 export function updateUser(db: Kysely<DB>, id: number, values: Updateable<UsersTable>): Promise<UserRow> {
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Owners of a workspace, counted up to 2 (enough to know whether one is the last). */
+export async function countOwners(db: Kysely<DB>, workspaceId: number): Promise<number> {
+  const rows = await db.selectFrom('users').select('id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').limit(2).execute();
+  return rows.length;
 }

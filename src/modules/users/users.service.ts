@@ -4,10 +4,12 @@ import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { findWorkspace } from '../workspace/workspace.repo.ts';
 import { INTERNAL_NOTIFICATIONS } from '../workspace/workspace.service.ts';
-import { emailTaken, findUser, insertUser, updateUser, type UserRow } from './users.repo.ts';
+import { conflict } from '../../kernel/errors.ts';
+import { countOwners, emailTaken, findUser, insertUser, updateUser, type UserRow } from './users.repo.ts';
 
-export const ROLES = ['owner', 'admin', 'manager', 'member'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../../http/roles.ts';
+
+export { ROLES, type Role };
 export type Preferences = Record<string, boolean>;
 
 /** The SPEC User object. */
@@ -26,7 +28,7 @@ export interface NewUser {
 export async function addUser(db: Kysely<DB>, workspaceId: number, input: NewUser) {
   if (!(await findWorkspace(db, workspaceId))) throw new Error(`workspace ${workspaceId} not found`);
   const email = input.email.toLowerCase();
-  if (await emailTaken(db, workspaceId, email)) throw new Error(`${email} is already a member of workspace ${workspaceId}`);
+  if (await emailTaken(db, workspaceId, email)) throw conflict(`${email} is already a member of this workspace`);
   const at = now();
   return insertUser(db, {
       workspace_id: workspaceId,
@@ -54,6 +56,10 @@ export async function setUser(db: Kysely<DB>, workspaceId: number, userId: strin
   for (const [key, raw] of Object.entries(pairs)) {
     if ((USER_FIELDS as readonly string[]).includes(key)) {
       if (key === 'role' && !(ROLES as readonly string[]).includes(raw)) throw new Error(`role must be one of ${ROLES.join(', ')}`);
+      // A1: the last owner cannot be demoted (CLI and API alike).
+      if (key === 'role' && raw !== 'owner' && user.role === 'owner' && (await countOwners(db, workspaceId)) < 2) {
+        throw conflict('The last owner of a workspace cannot be demoted');
+      }
       if (key === 'role') fields.role = raw;
       else fields[key as 'first_name' | 'last_name' | 'job_title'] = raw === '' ? null : raw;
     } else if (key.startsWith('notify.') && (INTERNAL_NOTIFICATIONS as readonly string[]).includes(key.slice('notify.'.length))) {
