@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `fieldwork` command: runs the TypeScript CLI directly (no build step).
-// The import is dynamic so tsx is registered before any .ts file loads.
-import { register } from 'tsx/esm/api';
+// The `fieldwork` command runs from the same JavaScript as `npm start` (dist/, built
+// by scripts/build.mjs when missing or stale; the CLI bundled into one file there):
+// no TypeScript compiled at each run.
+import { buildServer } from '../scripts/build.mjs';
 
-register();
-const { main } = await import('../src/cli/index.ts');
+await buildServer();
+const { main } = await import('../dist/cli.js');
 process.exitCode = await main();

@@ -10,10 +10,17 @@ import { migrate } from '../src/db/migrate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const files = (only.length ? only : ['src', 'test', 'packages/client/test'])
+const files = (only.length ? only : ['src', 'test', 'packages/client/test', 'packages/app/test'])
   .flatMap((p) => (fs.statSync(p).isDirectory() ? fs.readdirSync(p, { recursive: true }).map((f) => path.join(p, String(f))) : [p]))
   .filter((f) => f.endsWith('.test.ts'))
   .sort();
+
+// The app's browser tests run against its production build: built once here
+// (when its sources changed), not once per file.
+if (files.some((f) => f.startsWith('packages/app/test'))) {
+  const built = spawnSync(process.execPath, ['scripts/build-app.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+}
 
 function run(label: string, env: Record<string, string>): boolean {
   console.log(`\n=== ${label}: ${files.length} test files ===`);
