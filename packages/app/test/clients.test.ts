@@ -154,6 +154,35 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await context.close();
   });
 
+  test("a refused discount shows the API's message by the Discount field and keeps what was typed; a refused upload names the file and why", async () => {
+    const client = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Rita', last_name: 'Refused' });
+    const quote = await post<{ id: number }>('/api/v1/quotes', { contact_id: client.id, line_items: [{ name: 'Hedge trim', quantity: 1, unitPrice: 90 }] });
+    const { context, page } = await h.page(1280);
+    await h.signIn(page, manager, `/app/sign-in?next=${encodeURIComponent(`/quotes/${quote.id}/edit`)}`);
+    await page.getByLabel('Name').first().waitFor();
+    const discount = page.getByLabel('Discount', { exact: true });
+    await discount.fill('150');
+    await page.getByRole('button', { name: 'Save quote' }).click();
+    // The API's own words, tied to the field (aria-describedby), not a generic banner.
+    await page.getByText('a percentage discount cannot exceed 100').waitFor();
+    assert.equal(await discount.getAttribute('aria-invalid'), 'true');
+    const describedBy = (await discount.getAttribute('aria-describedby')) ?? '';
+    const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '), describedBy);
+    assert.match(described, /a percentage discount cannot exceed 100/);
+    assert.equal(await discount.inputValue(), '150', 'what was typed stays');
+    assert.equal((await get<{ discount: number }>(`/api/v1/quotes/${quote.id}`)).discount, 0, 'nothing changed');
+
+    // An upload whose bytes are not the image it claims to be: the API refuses it, the page says which file and why.
+    await page.goto(`/app/clients/${client.id}`);
+    await checkPage(page, 'Rita Refused');
+    await page.getByTestId('drop-zone').locator('input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    const alert = page.getByTestId('drop-zone').getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /^fake\.png: Validation error: file content does not match the declared type image\/png/);
+    assert.deepEqual(await get<unknown[]>(`/api/v1/uploads?module_type=contact&module_id=${client.id}`), []);
+    await context.close();
+  });
+
   test('a member sees no button the role cannot use on the client and job pages, and the API refuses the same writes', async () => {
     const member = await h.person(ws.id, 'member');
     const client = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Mona', last_name: 'Member', email: 'mona@example.test' });

@@ -18,6 +18,8 @@ export interface ApiFormOptions<V extends Record<string, unknown>, R> {
   validate?: FormValidateInput<V>;
   submit: (values: V, ctx: SubmitContext) => Promise<R>;
   onSuccess?: (result: R, values: V) => void;
+  /** The form path of a field the API names, when the form nests it (`discount` → `pricing.discount`). */
+  errorPath?: (apiField: string) => string;
 }
 
 export interface ApiForm<V extends Record<string, unknown>> {
@@ -45,11 +47,20 @@ export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFor
     },
     onError: (err) => {
       if (!(err instanceof ApiFailure)) return;
-      const fields = err.fieldErrors();
-      const known = Object.fromEntries(Object.entries(fields).filter(([k]) => k.split('.')[0] in form.getValues()));
-      form.setErrors(known);
+      form.setErrors(placed(err).placed);
     },
   });
+
+  // The API's field errors at their form paths; those the form has no field for are `unplaced`.
+  const placed = (err: ApiFailure) => {
+    const out = { placed: {} as Record<string, string>, unplaced: [] as string[] };
+    for (const [field, message] of Object.entries(err.fieldErrors())) {
+      const path = options.errorPath?.(field) ?? field;
+      if (path.split('.')[0] in form.getValues()) out.placed[path] = message;
+      else out.unplaced.push(`${field}: ${message}`);
+    }
+    return out;
+  };
 
   const onSubmit = (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
@@ -62,8 +73,13 @@ export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFor
   let error: string | null = null;
   if (mutation.error) {
     const e = mutation.error;
-    const fieldCount = e instanceof ApiFailure ? Object.keys(e.fieldErrors()).length : 0;
-    error = fieldCount > 0 ? 'Check the highlighted fields.' : e instanceof ApiFailure ? e.message : 'Could not reach the server. Try again.';
+    if (!(e instanceof ApiFailure)) error = 'Could not reach the server. Try again.';
+    else {
+      // Errors by their fields are enough; one no field shows is spelled out here.
+      const { placed: shown, unplaced } = placed(e);
+      if (unplaced.length > 0) error = `${e.message}: ${unplaced.join('; ')}`;
+      else error = Object.keys(shown).length > 0 ? 'Check the highlighted fields.' : e.message;
+    }
   }
   return { form, onSubmit, pending: mutation.isPending, error };
 }

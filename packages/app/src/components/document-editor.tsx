@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import type { WorkspaceLike } from '../lib/format.ts';
 import { FormError, type SubmitContext, useApiForm } from './api-form.tsx';
 import { CustomFieldInputs, type CustomFieldValues, customFieldFormValues, customFieldsBody, useCustomFields } from './custom-fields.tsx';
-import { type EditableLine, LineItemEditor, type Pricing, toBody, toEditable } from './documents.tsx';
+import { type EditableLine, LineItemEditor, type Pricing, pricingBody, pricingErrorPath, pricingErrors, toBody, toEditable } from './documents.tsx';
 import { ClientPicker, PropertyPicker } from './pickers.tsx';
 
 export interface DocumentValues extends Record<string, unknown> {
@@ -53,6 +53,7 @@ export function DocumentEditor({ initial, saveLabel, workspace, moduleType, crea
     },
     submit: (v, ctx) => submit(v, { ...ctx, customFields: customFieldsBody(fields, v.custom_fields, create) }),
     onSuccess: (res) => onSaved(res.data.id),
+    errorPath: pricingErrorPath,
   });
   const v = form.getValues();
   const lineError = Object.entries(form.errors).find(([k]) => k.startsWith('line_items'))?.[1];
@@ -80,6 +81,7 @@ export function DocumentEditor({ initial, saveLabel, workspace, moduleType, crea
           onChange={(items) => form.setFieldValue('line_items', items)}
           pricing={v.pricing}
           onPricingChange={(pricing) => form.setFieldValue('pricing', pricing)}
+          pricingErrors={pricingErrors(form.errors)}
           workspace={workspace}
         />
         {lineError && (
@@ -144,10 +146,6 @@ export function documentBody(v: DocumentValues, ctx: Pick<DocumentSubmitContext,
     property_id: v.property_id,
     name: v.name.trim() || null,
     line_items: toBody(v.line_items),
-    discount: v.pricing.discount,
-    discount_unit: v.pricing.discount_unit,
-    tax_rate: v.pricing.tax_rate,
-    tax_rate_id: v.pricing.tax_rate_id,
-    deposit: v.pricing.deposit,
+    ...pricingBody(v.pricing),
   };
 }

@@ -27,6 +27,23 @@ export interface Pricing {
   deposit: number;
 }
 
+const PRICING_FIELDS = new Set(['discount', 'discount_unit', 'tax_rate', 'tax_rate_id', 'deposit']);
+
+/** Where an API error about a pricing field shows in a form that keeps them under `pricing` (useApiForm's errorPath). */
+export const pricingErrorPath = (apiField: string) => (PRICING_FIELDS.has(apiField) ? `pricing.${apiField}` : apiField);
+
+/** The pricing fields of a create or update body. */
+export const pricingBody = (p: Pricing) => ({ discount: p.discount, discount_unit: p.discount_unit, tax_rate: p.tax_rate, tax_rate_id: p.tax_rate_id, deposit: p.deposit });
+
+/** The messages of a form's errors under `pricing.`, by pricing field. */
+export function pricingErrors(errors: Record<string, unknown>): Partial<Record<keyof Pricing, string>> {
+  const out: Partial<Record<keyof Pricing, string>> = {};
+  for (const [path, message] of Object.entries(errors)) {
+    if (path.startsWith('pricing.') && typeof message === 'string') out[path.slice('pricing.'.length) as keyof Pricing] = message;
+  }
+  return out;
+}
+
 interface StoredLine {
   id: string;
   name: string;
@@ -152,6 +169,8 @@ export interface LineItemEditorProps {
   onChange: (items: EditableLine[]) => void;
   pricing: Pricing;
   onPricingChange: (pricing: Pricing) => void;
+  /** The API's errors about pricing fields (pricingErrors of the form's errors). */
+  pricingErrors?: Partial<Record<keyof Pricing, string>>;
   workspace: WorkspaceLike;
 }
 
@@ -217,7 +236,7 @@ const LineRow = memo(function LineRow({ item, index, count, workspace, set, move
 });
 
 /** Line items (add, remove, move by keyboard and by dragging, add from the price book) and the pricing fields. */
-export function LineItemEditor({ items, onChange, pricing, onPricingChange, workspace }: LineItemEditorProps) {
+export function LineItemEditor({ items, onChange, pricing, onPricingChange, pricingErrors: errors = {}, workspace }: LineItemEditorProps) {
   const [bookSearch, setBookSearch] = useState('');
   const services = useQuery({
     queryKey: ['services', 'pick', bookSearch],
@@ -278,12 +297,13 @@ export function LineItemEditor({ items, onChange, pricing, onPricingChange, work
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
         <Group gap={4} align="end" wrap="nowrap">
-          <NumberInput label="Discount" min={0} decimalScale={2} value={pricing.discount} onChange={(v) => onPricingChange({ ...pricing, discount: num(v) })} style={{ flex: 1 }} />
+          <NumberInput label="Discount" min={0} decimalScale={2} value={pricing.discount} error={errors.discount} onChange={(v) => onPricingChange({ ...pricing, discount: num(v) })} style={{ flex: 1 }} />
           <Select
             aria-label="Discount unit"
             w={70}
             data={['%', '$']}
             value={pricing.discount_unit}
+            error={errors.discount_unit}
             allowDeselect={false}
             onChange={(v) => onPricingChange({ ...pricing, discount_unit: v === '$' ? '$' : '%' })}
           />
@@ -294,12 +314,13 @@ export function LineItemEditor({ items, onChange, pricing, onPricingChange, work
           clearable
           data={(taxRates.data?.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.rate}%)` }))}
           value={pricing.tax_rate_id === null ? null : String(pricing.tax_rate_id)}
+          error={errors.tax_rate_id ?? errors.tax_rate}
           onChange={(v) => {
             const t = taxRates.data?.data.find((x) => String(x.id) === v);
             onPricingChange({ ...pricing, tax_rate_id: t ? t.id : null, tax_rate: t ? t.rate : 0 });
           }}
         />
-        <NumberInput label="Deposit" min={0} decimalScale={2} value={pricing.deposit} onChange={(v) => onPricingChange({ ...pricing, deposit: num(v) })} />
+        <NumberInput label="Deposit" min={0} decimalScale={2} value={pricing.deposit} error={errors.deposit} onChange={(v) => onPricingChange({ ...pricing, deposit: num(v) })} />
       </SimpleGrid>
       <TotalsTable items={items} pricing={pricing} workspace={workspace} />
     </Stack>

@@ -3,7 +3,7 @@
 import { Anchor, Button, FileButton, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../lib/api.ts';
+import { ApiFailure, api, unwrap } from '../lib/api.ts';
 
 type ModuleType = 'contact' | 'request' | 'quote' | 'job' | 'invoice';
 
@@ -18,6 +18,7 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
   const upload = useMutation({
     mutationFn: async (list: File[]) => {
       for (const file of list) {
+        // Which file the API refused, and why (its details name the limit or the type).
         await unwrap(
           api.POST('/api/v1/uploads', {
             // The multipart body is built here: the typed body only names the fields.
@@ -30,7 +31,9 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
               return fd;
             },
           }),
-        );
+        ).catch((e: unknown) => {
+          throw new Error(`${file.name}: ${e instanceof ApiFailure ? e.explained() : 'Could not reach the server. Try again.'}`);
+        });
       }
     },
     onSettled: () => client.invalidateQueries({ queryKey: key }),

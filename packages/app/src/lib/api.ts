@@ -29,6 +29,14 @@ export class ApiFailure extends Error {
   ) {
     super(body?.error ?? (status >= 500 ? 'Something went wrong. Try again.' : `Request failed (${status})`));
   }
+  /** The message with each detail's, for places with no field to show them by (an upload). */
+  explained(): string {
+    const details = (this.body?.details ?? []).map((d) => {
+      const field = d.path.filter((p) => p !== 'body').join('.');
+      return field && !d.message.startsWith(field) ? `${field} ${d.message}` : d.message;
+    });
+    return details.length ? `${this.message}: ${details.join('; ')}` : this.message;
+  }
   /** Field name -> message, from `details` (paths like ['address', 'city'] become 'address.city'). */
   fieldErrors(): Record<string, string> {
     const out: Record<string, string> = {};

@@ -6,7 +6,7 @@ import { Stack, Textarea, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { type EditableLine, LineItemEditor, type Pricing, toBody, toEditable } from '../../components/documents.tsx';
+import { type EditableLine, LineItemEditor, type Pricing, pricingBody, pricingErrorPath, pricingErrors, toBody, toEditable } from '../../components/documents.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { money } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
@@ -66,11 +66,7 @@ function TemplateForm({ row, onDone }: RowFormProps<Template>) {
       const body = {
         template_name: v.template_name,
         line_items: toBody(v.line_items),
-        discount: v.pricing.discount,
-        discount_unit: v.pricing.discount_unit,
-        tax_rate: v.pricing.tax_rate,
-        tax_rate_id: v.pricing.tax_rate_id,
-        deposit: v.pricing.deposit,
+        ...pricingBody(v.pricing),
         message: v.message.trim() || null,
       };
       const headers = { 'idempotency-key': idempotencyKey };
@@ -82,6 +78,7 @@ function TemplateForm({ row, onDone }: RowFormProps<Template>) {
       void client.invalidateQueries({ queryKey: TEMPLATES });
       onDone();
     },
+    errorPath: pricingErrorPath,
   });
   const v = form.getValues();
   const lineError = Object.entries(form.errors).find(([k]) => k.startsWith('line_items'))?.[1];
@@ -95,6 +92,7 @@ function TemplateForm({ row, onDone }: RowFormProps<Template>) {
           onChange={(items) => form.setFieldValue('line_items', items)}
           pricing={v.pricing}
           onPricingChange={(pricing) => form.setFieldValue('pricing', pricing)}
+          pricingErrors={pricingErrors(form.errors)}
           workspace={ws}
         />
         {lineError && <FormError error={String(lineError)} />}
