@@ -155,6 +155,8 @@ describe('schedule, My day and timesheets (browser)', { skip: skipBrowser }, () 
     const early = await visit({ name: 'Morning watering', start_date: today, end_date: today, start_time: '06:30', end_time: '07:00', assignee_ids: [ben.userId] });
     await visit({ name: 'Somebody else', start_date: today, end_date: today, start_time: '09:00', assignee_ids: [ann.userId] });
     await visit({ name: 'Tomorrow job', start_date: addDays(today, 1), end_date: addDays(today, 1), start_time: '09:00', assignee_ids: [ben.userId] });
+    // Begun yesterday, ends tomorrow: today is one of its days (A130).
+    await visit({ name: 'Three-day hedge', start_date: addDays(today, -1), end_date: addDays(today, 1), all_day: true, multi_day: true, assignee_ids: [ben.userId] });
     const { context, page } = await h.page(375);
     await page.clock.setFixedTime(new Date(`${today}T08:00:00Z`));
     await h.signIn(page, ben);
@@ -163,8 +165,8 @@ describe('schedule, My day and timesheets (browser)', { skip: skipBrowser }, () 
     const cards = page.getByRole('article');
     await cards.filter({ hasText: 'Afternoon weeding' }).waitFor();
     const titles = await page.getByRole('article').getByRole('heading', { level: 2 }).allTextContents();
-    // Ben's visits today only (Tree pruning from the Team test is his now), in time order.
-    assert.deepEqual(titles, ['Morning watering', 'Tree pruning', 'Pond cleaning', 'Afternoon weeding']);
+    // Ben's visits today only (Tree pruning from the Team test is his now), all-day first, then in time order.
+    assert.deepEqual(titles, ['Three-day hedge', 'Morning watering', 'Tree pruning', 'Pond cleaning', 'Afternoon weeding']);
     const card = cards.filter({ hasText: 'Afternoon weeding' });
     assert.match((await card.getByRole('link', { name: 'Directions' }).getAttribute('href')) ?? '', /maps.*12%20Elm%20Street/);
     assert.equal(await card.getByRole('link', { name: '+1 555 010 2000' }).getAttribute('href'), 'tel:+15550102000');
@@ -260,11 +262,14 @@ describe('schedule, My day and timesheets (browser)', { skip: skipBrowser }, () 
     const before = await visit({ name: 'Fence rebuild', start_date: addDays(wk.start_date, -2), end_date: addDays(wk.start_date, 1), all_day: true, multi_day: true });
     const afterEdge = await visit({ name: 'Patio laying', start_date: wk.end_date, end_date: addDays(wk.end_date, 3), all_day: true, multi_day: true });
     const outside = await visit({ name: 'Next door job', start_date: addDays(wk.end_date, 2), end_date: addDays(wk.end_date, 3), all_day: true });
-    assert.ok(before.id && afterEdge.id && outside.id);
+    // Longer than any widening of the range, crossing both edges (A130).
+    const long = await visit({ name: 'Barn restoration', start_date: addDays(wk.start_date, -30), end_date: addDays(wk.end_date, 30), all_day: true, multi_day: true });
+    assert.ok(before.id && afterEdge.id && outside.id && long.id);
     const { context, page } = await h.page();
     await h.signIn(page, ws.owner, `/app/sign-in?next=${encodeURIComponent(`/schedule?view=week&date=${today}`)}`);
     await tile(page, 'Fence rebuild').first().waitFor();
     await tile(page, 'Patio laying').first().waitFor();
+    await tile(page, 'Barn restoration').first().waitFor();
     await page.locator('[data-loaded="true"]').waitFor();
     assert.equal(await tile(page, 'Next door job').count(), 0, 'a visit outside the range is not drawn');
     // Day view of the week's first day: the visit that began two days before is there.
@@ -314,11 +319,15 @@ describe('schedule, My day and timesheets (browser)', { skip: skipBrowser }, () 
 
   test("an Unscheduled job dragged onto a slot of today's column becomes its visit there (a real pointer drag)", async () => {
     const job = await call<{ id: number; number: number }>('POST', '/api/v1/jobs', { name: 'Fence painting', status: 'draft' });
+    // A job whose one visit began yesterday and is still running is scheduled (A130).
+    const running = await call<{ id: number }>('POST', '/api/v1/jobs', { name: 'Roof survey', status: 'in_progress' });
+    await visit({ name: 'Roof survey', job_id: running.id, start_date: addDays(today, -1), end_date: addDays(today, 1), all_day: true, multi_day: true });
     const { context, page } = await h.page();
     await h.signIn(page, ws.owner, `/app/sign-in?next=${encodeURIComponent(`/schedule?view=week&date=${today}`)}`);
     const item = page.locator(`[data-job-id="${job.id}"]`);
     await item.waitFor();
     await page.locator('[data-loaded="true"]').waitFor();
+    assert.equal(await page.locator(`[data-job-id="${running.id}"]`).count(), 0, 'a job with a running visit is not unscheduled');
     const slot = page.locator('.fc-timegrid-slot-lane[data-time="08:00:00"]');
     await slot.scrollIntoViewIfNeeded();
     const from = await item.boundingBox();
@@ -417,8 +426,8 @@ describe('schedule, My day and timesheets (browser)', { skip: skipBrowser }, () 
       const check = () => document.querySelectorAll('.fc-timegrid-event').length >= 300 ? resolve(performance.now() - window.__render.from) : requestAnimationFrame(check);
       check();
     })`);
-    // The week widened by 14 days each side (a visit crossing an edge shows, A111).
-    const weekRange = `start_date=${addDays(start, -14)}&end_date=${addDays(start, 6 + 14)}`;
+    // The visits overlapping the week, nothing more (A130).
+    const weekRange = `ends_on_or_after=${start}&starts_on_or_before=${addDays(start, 6)}`;
     const ranged = asked.filter((u) => u.includes(weekRange));
     assert.ok(ranged.length >= 3, `pages of the week asked for: ${asked.join(' ')}`);
     assert.deepEqual(ranged.map((u) => new URL(u).searchParams.get('page')).sort(), ['1', '2', '3']);

@@ -5273,6 +5273,8 @@ export interface operations {
                 created_before?: string;
                 start_date?: string;
                 end_date?: string;
+                ends_on_or_after?: string;
+                starts_on_or_before?: string;
                 job_id?: number;
                 request_id?: number;
                 contact_id?: number;

@@ -62,6 +62,8 @@ interface EventFilters {
   ws: number;
   start_date?: string;
   end_date?: string;
+  ends_on_or_after?: string;
+  starts_on_or_before?: string;
   job_id?: number;
   request_id?: number;
   contact_id?: number;
@@ -79,6 +81,8 @@ const list = listOf(listSpec, (db, f: EventFilters) => {
     .where('workspace_id', '=', f.ws);
   if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
   if (f.end_date) qb = qb.where('end_date', '<=', f.end_date);
+  if (f.ends_on_or_after) qb = qb.where('end_date', '>=', f.ends_on_or_after);
+  if (f.starts_on_or_before) qb = qb.where('start_date', '<=', f.starts_on_or_before);
   if (f.job_id) qb = qb.where('job_id', '=', f.job_id);
   if (f.request_id) qb = qb.where('request_id', '=', f.request_id);
   const contactId = f.contact_id;
@@ -105,6 +109,8 @@ export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQu
     ws: workspaceId,
     start_date: q.start_date,
     end_date: q.end_date,
+    ends_on_or_after: q.ends_on_or_after,
+    starts_on_or_before: q.starts_on_or_before,
     job_id: q.job_id,
     request_id: q.request_id,
     contact_id: q.contact_id,

@@ -69,6 +69,9 @@ export const EVENT_SORT = ['id', 'name', 'start_date', 'end_date', 'type', 'stat
 export const EventQuery = listQuery(EVENT_SORT, {
   start_date: Type.Optional(DateString), // events starting on or after
   end_date: Type.Optional(DateString), // events ending on or before
+  // A130: together, the events overlapping a range (a calendar's visible days, "today").
+  ends_on_or_after: Type.Optional(DateString),
+  starts_on_or_before: Type.Optional(DateString),
   job_id: Type.Optional(Id),
   request_id: Type.Optional(Id),
   // A89: events whose job or request belongs to the contact (events have no contact of their own).

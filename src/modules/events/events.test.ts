@@ -332,6 +332,7 @@ describe('events', () => {
     let a: string;
     let b: string;
     let c: string;
+    const otherApi = () => client(t.app, other.token);
 
     before(async () => {
       const fresh = await seedWorkspace(t.db);
@@ -374,6 +375,29 @@ describe('events', () => {
       assert.deepEqual(ids(await list.get('/api/v1/events?start_date=2024-07-02&end_date=2024-07-06&sort_direction=asc')), [e[1], e[2]]);
     });
 
+    test('A130: ends_on_or_after and starts_on_or_before give the events overlapping a range, whatever their length', async () => {
+      // Bravo (07-03 to 07-05) crosses both edges of 07-04..07-04; Charlie (07-05 to 07-06) starts inside 07-06..07-09.
+      assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-04&starts_on_or_before=2024-07-04')), [e[1]]);
+      assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-06&starts_on_or_before=2024-07-09')), [e[2]]);
+      assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-05&starts_on_or_before=2024-07-10&sort_direction=asc')), [e[1], e[2], e[3]]);
+      assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-06&sort_direction=asc')), [e[2], e[3]], 'still running or later');
+      assert.deepEqual(ids(await list.get('/api/v1/events?starts_on_or_before=2024-07-01')), [e[0]]);
+      // A visit longer than any widening of the range still overlaps it.
+      const long = (await list.post('/api/v1/events', { name: 'Long build', start_date: '2024-05-01', end_date: '2024-09-30', all_day: true, multi_day: true })).body.data.id as number;
+      try {
+        assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-20&starts_on_or_before=2024-07-26')), [long]);
+        assert.deepEqual(ids(await otherApi().get('/api/v1/events?ends_on_or_after=2024-07-20&starts_on_or_before=2024-07-26')), [], 'another workspace sees none');
+      } finally {
+        await list.delete(`/api/v1/events/${long}`);
+      }
+      for (const q of ['ends_on_or_after=2024-13-01', 'starts_on_or_before=today']) {
+        const res = await list.get(`/api/v1/events?${q}`);
+        assert.equal(res.status, 400, q);
+        assert.equal(res.body.error, 'Invalid request', q);
+        assert.equal(res.body.details[0].path.at(-1), q.split('=')[0], q);
+      }
+    });
+
     test('filters: job_id, request_id, type, status (comma-separated), assignee_ids (any of them), search', async () => {
       assert.deepEqual(ids(await list.get(`/api/v1/events?job_id=${job2}&sort_direction=asc`)), [e[0], e[3]]);
       assert.deepEqual(ids(await list.get(`/api/v1/events?request_id=${req2}`)), [e[1]]);
@@ -399,8 +423,7 @@ describe('events', () => {
       assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${nobody}`)), []);
       assert.deepEqual(ids(await list.get(`/api/v1/events?contact_id=${jobOwner}&start_date=2024-07-02`)), [e[3]]);
       // Another workspace asking for this workspace's contact sees none of its events.
-      const otherApi = client(t.app, other.token);
-      assert.deepEqual(ids(await otherApi.get(`/api/v1/events?contact_id=${jobOwner}`)), []);
+      assert.deepEqual(ids(await otherApi().get(`/api/v1/events?contact_id=${jobOwner}`)), []);
     });
 
     test('D4: bad query parameters are 400 Invalid request with details', async () => {

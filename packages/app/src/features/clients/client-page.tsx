@@ -29,14 +29,14 @@ export function ClientPage() {
   const quotes = useQuery({ queryKey: ['quotes', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/quotes', { params: { query: per } })), enabled: seesQuotes });
   const jobs = useQuery({ queryKey: ['jobs', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/jobs', { params: { query: per } })) });
   const invoices = useQuery({ queryKey: ['invoices', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: per } })), enabled: seesInvoices });
-  // A89: visits of the client's jobs and requests from today on, not completed or cancelled.
+  // A89: visits of the client's jobs and requests from today on (one still running included), not completed or cancelled.
   const today = todayIn(ws.timezone);
   const upcoming = useQuery({
     queryKey: ['events', 'contact', id, today],
     queryFn: () =>
       unwrap(
         api.GET('/api/v1/events', {
-          params: { query: { contact_id: id, start_date: today, status: 'pending,scheduled,in_progress', per_page: 50, sort_by: 'start_date', sort_direction: 'asc' } },
+          params: { query: { contact_id: id, ends_on_or_after: today, status: 'pending,scheduled,in_progress', per_page: 50, sort_by: 'start_date', sort_direction: 'asc' } },
         }),
       ),
   });

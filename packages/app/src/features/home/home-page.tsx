@@ -119,7 +119,7 @@ function TodaysVisits() {
     queryFn: () =>
       unwrap(
         api.GET('/api/v1/events', {
-          params: { query: { start_date: today, end_date: today, sort_by: 'start_date', sort_direction: 'asc', per_page: 50, ...(whose === 'mine' ? { assignee_ids: me.user.id } : {}) } },
+          params: { query: { ends_on_or_after: today, starts_on_or_before: today, sort_by: 'start_date', sort_direction: 'asc', per_page: 50, ...(whose === 'mine' ? { assignee_ids: me.user.id } : {}) } },
         }),
       ),
   });

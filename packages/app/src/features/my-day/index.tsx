@@ -27,7 +27,7 @@ export default function MyDayPage() {
   const visits = useQuery({
     queryKey: ['events', 'mine', today],
     queryFn: async () => {
-      const rows = await allPages('/api/v1/events', { query: { start_date: today, end_date: today, assignee_ids: me.user.id, per_page: 100 } });
+      const rows = await allPages('/api/v1/events', { query: { ends_on_or_after: today, starts_on_or_before: today, assignee_ids: me.user.id, per_page: 100 } });
       return rows.filter((v) => v.status !== 'cancelled').sort((a, b) => (a.all_day ? '' : (a.start_time ?? '')).localeCompare(b.all_day ? '' : (b.start_time ?? '')) || a.id - b.id);
     },
   });

@@ -5,7 +5,6 @@ import type { components } from '@fieldwork/client';
 import { notifications } from '@mantine/notifications';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api.ts';
-import { addDays } from '../../lib/format.ts';
 import { allPages } from '../../lib/pages.ts';
 
 export type Visit = components['schemas']['EventListItem'];
@@ -16,20 +15,13 @@ export type VisitChange = Partial<Pick<Visit, 'name' | 'job_id' | 'start_date' |
 
 const RANGE = 'events';
 
-// SPEC's filters are "starting on or after" and "ending on or before": a visit that
-// crosses an edge of the range matches neither bound of the range itself. So the
-// range is asked for widened by EDGE_DAYS on each side, and what overlaps the range
-// is kept; a visit longer than that which crosses an edge is missed (A111).
-export const EDGE_DAYS = 14;
-
-/** The visits overlapping the visible range, every page of the widened range (per_page 100, pages in parallel). */
+/** The visits overlapping the visible range (crossing its edges included, A130), every page (per_page 100, pages in parallel). */
 export function useVisits(start: string, end: string, enabled = true) {
   return useQuery({
     queryKey: [RANGE, start, end],
     enabled,
     queryFn: async () => {
-      const rows = await allPages('/api/v1/events', { query: { start_date: addDays(start, -EDGE_DAYS), end_date: addDays(end, EDGE_DAYS), per_page: 100, sort_by: 'start_date', sort_direction: 'asc' } });
-      return rows.filter((v) => v.start_date <= end && v.end_date >= start);
+      return allPages('/api/v1/events', { query: { ends_on_or_after: start, starts_on_or_before: end, per_page: 100, sort_by: 'start_date', sort_direction: 'asc' } });
     },
     staleTime: 15_000,
   });
@@ -51,12 +43,12 @@ export function useOpenJobs() {
   });
 }
 
-/** Jobs that have a visit today or later: the rest of the open jobs are unscheduled. */
+/** Jobs that have a visit today or later, or one still running: the rest of the open jobs are unscheduled. */
 export function useScheduledJobIds(today: string) {
   return useQuery({
     queryKey: [RANGE, 'upcoming', today],
     queryFn: async () => {
-      const visits = await allPages('/api/v1/events', { query: { start_date: today, per_page: 100 } });
+      const visits = await allPages('/api/v1/events', { query: { ends_on_or_after: today, per_page: 100 } });
       return new Set(visits.flatMap((v) => (v.job_id === null ? [] : [v.job_id])));
     },
   });
