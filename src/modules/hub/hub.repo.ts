@@ -1,8 +1,10 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { DB, HubLinksTable } from '../../db/schema.ts';
 
 // E7, E8: the customer hub's SQL. Every read after the link lookup is scoped by
 // the link's workspace and contact, so another contact's or workspace's id is not found.
+// The page reads are compiled once (prepared()): building them cost a sixth of a page.
 
 export async function insertHubLink(db: Kysely<DB>, values: Insertable<HubLinksTable>): Promise<void> {
   await db.insertInto('hub_links').values(values).execute();
@@ -20,17 +22,20 @@ export function contactOf(db: Kysely<DB>, workspaceId: number, contactId: number
   return db.selectFrom('contacts').select(['id']).where('workspace_id', '=', workspaceId).where('id', '=', contactId).executeTakeFirst();
 }
 
-/** The link of a token hash, unexpired, with its contact and workspace: one statement. */
-export function findHubLink(db: Kysely<DB>, tokenHash: string, nowIso: string) {
-  return db
+const hubLinkQuery = prepared({ tokenHash: 'string', nowIso: 'string' }, (db, p) =>
+  db
     .selectFrom('hub_links as l')
     .innerJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'l.workspace_id').onRef('c.id', '=', 'l.contact_id'))
     .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
     .select(['l.workspace_id', 'l.contact_id', 'c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.country', 'w.timezone'])
     .select(['w.address', 'w.phone', 'w.email', 'w.website', 'w.tax_number', 'w.logo_key'])
-    .where('l.token_hash', '=', tokenHash)
-    .where('l.expires_at', '>', nowIso)
-    .executeTakeFirst();
+    .where('l.token_hash', '=', p.tokenHash)
+    .where('l.expires_at', '>', p.nowIso),
+);
+
+/** The link of a token hash, unexpired, with its contact and workspace: one statement. */
+export async function findHubLink(db: Kysely<DB>, tokenHash: string, nowIso: string) {
+  return (await hubLinkQuery(db, { tokenHash, nowIso }))[0];
 }
 
 /** The business of a link that has expired (not one revoked or unknown): the "link expired" page names it (A64). */
@@ -118,8 +123,8 @@ export async function confirmEvent(db: Kysely<DB>, workspaceId: number, id: numb
  * own "request changes" made it one (its latest status change), so the page can
  * say what happened. `changes_requested` tells that case.
  */
-export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
-  const row = await db
+const hubQuoteQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }, (db, p) =>
+  db
     .selectFrom('quotes')
     .selectAll('quotes')
     .select((eb) =>
@@ -132,10 +137,13 @@ export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: n
         .limit(1)
         .as('last_by_customer'),
     )
-    .where('quotes.workspace_id', '=', workspaceId)
-    .where('quotes.contact_id', '=', contactId)
-    .where('quotes.id', '=', id)
-    .executeTakeFirst();
+    .where('quotes.workspace_id', '=', p.ws)
+    .where('quotes.contact_id', '=', p.contact)
+    .where('quotes.id', '=', p.id),
+);
+
+export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
+  const [row] = await hubQuoteQuery(db, { ws: workspaceId, contact: contactId, id });
   if (!row) return undefined;
   const { last_by_customer, ...quote } = row;
   const changesRequested = quote.status === 'draft' && Number(last_by_customer ?? 0) === 1;
@@ -143,38 +151,41 @@ export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: n
   return { quote, changesRequested };
 }
 
-/** The latest status change's comment of a quote (the customer's message after an answer). */
-export function lastStatusComment(db: Kysely<DB>, workspaceId: number, quoteId: number) {
-  return db
+const lastStatusCommentQuery = prepared({ ws: 'number', quote: 'number' }, (db, p) =>
+  db
     .selectFrom('quote_status_changes')
     .select(['status', 'comment', 'by_customer', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('quote_id', '=', quoteId)
+    .where('workspace_id', '=', p.ws)
+    .where('quote_id', '=', p.quote)
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+/** The latest status change's comment of a quote (the customer's message after an answer). */
+export async function lastStatusComment(db: Kysely<DB>, workspaceId: number, quoteId: number) {
+  return (await lastStatusCommentQuery(db, { ws: workspaceId, quote: quoteId }))[0];
 }
 
+const hubInvoiceQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }, (db, p) =>
+  db.selectFrom('invoices').selectAll().where('workspace_id', '=', p.ws).where('contact_id', '=', p.contact).where('id', '=', p.id).where('status', '!=', 'draft'),
+);
+
 /** The contact's invoice, not a draft. */
-export function hubInvoice(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
-  return db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('contact_id', '=', contactId)
-    .where('id', '=', id)
-    .where('status', '!=', 'draft')
-    .executeTakeFirst();
+export async function hubInvoice(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
+  return (await hubInvoiceQuery(db, { ws: workspaceId, contact: contactId, id }))[0];
 }
+
+const hubPaymentsQuery = prepared({ ws: 'number', invoice: 'number' }, (db, p) =>
+  db
+    .selectFrom('invoice_payments')
+    .select(['id', 'amount_cents', 'method', 'paid_on'])
+    .where('workspace_id', '=', p.ws)
+    .where('invoice_id', '=', p.invoice)
+    .orderBy('paid_on')
+    .orderBy('id'),
+);
 
 /** An invoice's payments, as the customer sees them: date, amount, method. */
 export function hubPayments(db: Kysely<DB>, workspaceId: number, invoiceId: number) {
-  return db
-    .selectFrom('invoice_payments')
-    .select(['id', 'amount_cents', 'method', 'paid_on'])
-    .where('workspace_id', '=', workspaceId)
-    .where('invoice_id', '=', invoiceId)
-    .orderBy('paid_on')
-    .orderBy('id')
-    .execute();
+  return hubPaymentsQuery(db, { ws: workspaceId, invoice: invoiceId });
 }
