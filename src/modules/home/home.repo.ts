@@ -1,76 +1,94 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 
-export const countRequestsWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) =>
-  Number((await db.selectFrom('requests').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('status', '=', status).executeTakeFirstOrThrow()).n);
+// Home's reads, compiled once (prepared(), shapedQuery()): they run on every visit to
+// the app's first page, and building them cost more than running the counts.
 
-export const countQuotesWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) =>
-  Number((await db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('status', '=', status).executeTakeFirstOrThrow()).n);
+const requestsWithStatus = prepared({ ws: 'number', status: 'string' }, (db, p) =>
+  db.selectFrom('requests').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', p.ws).where('status', '=', p.status),
+);
+export const countRequestsWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) => Number((await requestsWithStatus(db, { ws: workspaceId, status }))[0]!.n);
+
+const quotesWithStatus = prepared({ ws: 'number', status: 'string' }, (db, p) =>
+  db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', p.ws).where('status', '=', p.status),
+);
+export const countQuotesWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) => Number((await quotesWithStatus(db, { ws: workspaceId, status }))[0]!.n);
+
+const jobsToInvoice = prepared({ ws: 'number' }, (db, p) =>
+  db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('jobs.workspace_id', '=', p.ws)
+    .where('jobs.status', '=', 'completed')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invoices').select('invoices.id').where('invoices.workspace_id', '=', p.ws).whereRef('invoices.job_id', '=', 'jobs.id')))),
+);
 
 /** Completed jobs that no invoice names. */
 export async function countJobsToInvoice(db: Kysely<DB>, workspaceId: number): Promise<number> {
-  const row = await db
-    .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('jobs.workspace_id', '=', workspaceId)
-    .where('jobs.status', '=', 'completed')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('invoices').select('invoices.id').where('invoices.workspace_id', '=', workspaceId).whereRef('invoices.job_id', '=', 'jobs.id'))),
-    )
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return Number((await jobsToInvoice(db, { ws: workspaceId }))[0]!.n);
 }
 
-/**
- * Overdue invoices: status `overdue`, or partly paid past their due date (a payment
- * moves an overdue invoice to `partially_paid`, E4); how many, and the cents left to pay.
- */
-export async function overdueInvoices(db: Kysely<DB>, workspaceId: number, today: string): Promise<{ count: number; dueCents: number }> {
-  const row = await db
+const overdue = prepared({ ws: 'number', today: 'string' }, (db, p) =>
+  db
     .selectFrom('invoices')
     .select((eb) => [
       eb.fn.countAll().as('n'),
       // `total` is stored in currency units; cents are rounded per invoice as E4 does (totalCents).
       sql<number | string | null>`sum(cast(round(${eb.ref('total')} * 100) as bigint) - ${eb.ref('amount_paid_cents')})`.as('due'),
     ])
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) => eb.or([eb('status', '=', 'overdue'), eb.and([eb('status', '=', 'partially_paid'), eb('due_date', '<', today)])]))
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.n), dueCents: Number(row.due ?? 0) };
+    .where('workspace_id', '=', p.ws)
+    .where((eb) => eb.or([eb('status', '=', 'overdue'), eb.and([eb('status', '=', 'partially_paid'), eb('due_date', '<', p.today)])])),
+);
+
+/**
+ * Overdue invoices: status `overdue`, or partly paid past their due date (a payment
+ * moves an overdue invoice to `partially_paid`, E4); how many, and the cents left to pay.
+ */
+export async function overdueInvoices(db: Kysely<DB>, workspaceId: number, today: string): Promise<{ count: number; dueCents: number }> {
+  const [row] = await overdue(db, { ws: workspaceId, today });
+  return { count: Number(row!.n), dueCents: Number(row!.due ?? 0) };
 }
+
+const month = sql<string>`substr(paid_on, 1, 7)`;
+const payments = prepared({ ws: 'number', from: 'string' }, (db, p) =>
+  db
+    .selectFrom('invoice_payments')
+    .select((eb) => [month.as('month'), eb.fn.sum<number | string>('amount_cents').as('cents'), eb.fn.countAll().as('n')])
+    .where('workspace_id', '=', p.ws)
+    .where('paid_on', '>=', p.from)
+    .groupBy(month),
+);
 
 /** Payment cents per `YYYY-MM` of `paid_on`, for payments on or after `fromDate`. */
 export async function paymentsByMonth(db: Kysely<DB>, workspaceId: number, fromDate: string): Promise<{ month: string; cents: number; count: number }[]> {
-  const month = sql<string>`substr(paid_on, 1, 7)`;
-  const rows = await db
-    .selectFrom('invoice_payments')
-    .select((eb) => [month.as('month'), eb.fn.sum<number | string>('amount_cents').as('cents'), eb.fn.countAll().as('n')])
-    .where('workspace_id', '=', workspaceId)
-    .where('paid_on', '>=', fromDate)
-    .groupBy(month)
-    .execute();
+  const rows = await payments(db, { ws: workspaceId, from: fromDate });
   return rows.map((r) => ({ month: r.month, cents: Number(r.cents), count: Number(r.n) }));
 }
 
+const timezoneOf = prepared({ ws: 'number' }, (db, p) => db.selectFrom('workspaces').select('timezone').where('id', '=', p.ws));
+
 export async function workspaceTimezone(db: Kysely<DB>, workspaceId: number): Promise<string | null> {
-  const row = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirst();
-  return row?.timezone ?? null;
+  return (await timezoneOf(db, { ws: workspaceId }))[0]?.timezone ?? null;
 }
+
+const latest = shapedQuery((db, v: { ws: number; events: readonly string[]; limit: number }) =>
+  db.selectFrom('outbox').select(['event', 'payload', 'created_at']).where('workspace_id', '=', v.ws).where('event', 'in', v.events).orderBy('id', 'desc').limit(v.limit),
+);
 
 /** The latest outbox rows (domain events) among `events`, newest first. */
 export async function latestEvents(db: Kysely<DB>, workspaceId: number, events: readonly string[], limit: number) {
   if (!events.length || limit === 0) return [];
-  return db
-    .selectFrom('outbox')
-    .select(['event', 'payload', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('event', 'in', events)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return latest(db, { ws: workspaceId, events, limit });
 }
+
+const users = shapedQuery((db, v: { ws: number; uuids: readonly string[] }) =>
+  db.selectFrom('users').select(['user_id', 'first_name', 'last_name']).where('workspace_id', '=', v.ws).where('user_id', 'in', v.uuids),
+);
 
 export async function usersByUuid(db: Kysely<DB>, workspaceId: number, uuids: string[]) {
   if (!uuids.length) return [];
-  return db.selectFrom('users').select(['user_id', 'first_name', 'last_name']).where('workspace_id', '=', workspaceId).where('user_id', 'in', uuids).execute();
+  return users(db, { ws: workspaceId, uuids });
 }
