@@ -241,8 +241,8 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
     const { pattern, candidate } = searchPatterns(spec, params.search);
     const list = { ...syncBounds(params), pattern, candidate, limit: perPage, offset };
     const leaves: unknown[] = [];
-    const key = `${shapeOf([filters as Values, list], leaves)}${sortCol} ${dir}`;
-    const shape = shapes.get(db, key, () => {
+    const shapeKey = shapeOf([filters as Values, list], leaves);
+    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir}`, () => {
       const compiled = compileShape([filters, list] as const, ([f, v]) => {
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 /** D13's documents, and the monthly email count of SPEC Notifications rule 4 (`emails:2026-11`). */
@@ -11,14 +12,18 @@ export type NumberKind = 'requests' | 'quotes' | 'jobs' | 'invoices' | `emails:$
  * back create gives its number back (gap-free).
  */
 export async function nextNumber(trx: Kysely<DB>, workspaceId: number, kind: NumberKind): Promise<number> {
-  const row = await trx
-    .insertInto('counters')
-    .values({ workspace_id: workspaceId, kind, value: 1 })
-    .onConflict((oc) => oc.columns(['workspace_id', 'kind']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) })))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+  const [row] = await nextNumberQuery(trx, { ws: workspaceId, kind });
+  return Number(row!.value);
 }
+
+// Compiled once: every create of a numbered document runs it (a tenth of its Kysely time).
+const nextNumberQuery = prepared({ ws: 'number', kind: 'string' }, (db, p) =>
+  db
+    .insertInto('counters')
+    .values({ workspace_id: p.ws, kind: p.kind, value: 1 })
+    .onConflict((oc) => oc.columns(['workspace_id', 'kind']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', 1) })))
+    .returning('value'),
+);
 
 /**
  * Counts one more `kind` unless the count has reached `limit`: true when counted.

@@ -43,7 +43,7 @@ export function prepared<S extends Record<string, Kind>, O>(
       return slot === undefined ? value : values[slot];
     });
     // Outside a transaction the read skips Kysely's driver (database.ts, DirectRead).
-    const direct = directReadOf(db);
+    const direct = compiled.query.kind === 'SelectQueryNode' ? directReadOf(db) : undefined;
     if (direct) return (await direct(name, compiled.sql, parameters)) as O[];
     return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
   };

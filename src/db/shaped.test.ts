@@ -72,7 +72,7 @@ describe('lists compiled once per shape (F165)', () => {
     await t.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto('contacts').values({ workspace_id: ws, first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
+        await trx.insertInto('contacts').values({ workspace_id: ws, type: 'lead', first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
         const got = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 2, sort_by: 'first_name', sort_direction: 'asc' });
         assert.deepEqual(got.rows, []);
         const first = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 1, sort_by: 'first_name', sort_direction: 'asc' });
@@ -122,5 +122,41 @@ describe('lists compiled once per shape (F165)', () => {
     const d = await read({ ws, contact: contacts[0]!.id, owner: null });
     assert.deepEqual(d.missing, []);
     assert.equal(builds, 2);
+  });
+
+  test('a value with no shape of its own (an sql`` expression) is built at every run, never answered by another expression\'s statement', async () => {
+    let builds = 0;
+    const load = shapedQuery((db, v: { ws: number; pick: unknown }) => {
+      builds++;
+      return db.selectFrom('contacts').select((eb) => [eb.val(v.pick as never).as('picked')]).where('workspace_id', '=', v.ws).limit(1);
+    });
+    const a = await load(t.db, { ws, pick: sql`'first'` });
+    const b = await load(t.db, { ws, pick: sql`'second'` });
+    assert.deepEqual([a[0]?.picked, b[0]?.picked], ['first', 'second']);
+    assert.equal(builds, 2);
+  });
+
+  test('a write is compiled once per shape of its row: the same columns, new values, each row as given', async () => {
+    let builds = 0;
+    type Row = { workspace_id: number; name: string; description: string | null; rate: number; created_at: string; updated_at: string };
+    const insert = shapedQuery((db, v: Row) => {
+      builds++;
+      return db.insertInto('tax_rates').values(v).returning(['id', 'name', 'description', 'rate', 'created_at', 'updated_at']);
+    });
+    const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+    const [a] = await insert(t.db, { workspace_id: ws, name: 'Shaped A', description: 'first', rate: 5, created_at: at(1), updated_at: at(2) });
+    const [b] = await insert(t.db, { workspace_id: ws, name: 'Shaped B', description: 'second', rate: 7.5, created_at: at(3), updated_at: at(3) });
+    assert.equal(builds, 1);
+    const [c] = await insert(t.db, { workspace_id: ws, name: 'Shaped C', description: null, rate: 8, created_at: at(4), updated_at: at(5) });
+    assert.equal(builds, 2, 'a null is another shape');
+    assert.deepEqual(
+      [a, b, c].map((r) => [r?.name, r?.description, Number(r?.rate), r?.created_at, r?.updated_at]),
+      [
+        ['Shaped A', 'first', 5, at(1), at(2)],
+        ['Shaped B', 'second', 7.5, at(3), at(3)],
+        ['Shaped C', null, 8, at(4), at(5)],
+      ],
+    );
+    await t.db.deleteFrom('tax_rates').where('id', 'in', [a!.id, b!.id, c!.id]).execute();
   });
 });

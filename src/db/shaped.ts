@@ -27,19 +27,25 @@ let nextName = 0;
 const TEXT_SENTINEL = '\u0000fieldwork-shape-';
 const NUMBER_SENTINEL = -1e15;
 
-/** The shape key of `values` (one object or several), appending its leaves to `leaves`. */
-export function shapeOf(parts: readonly Values[], leaves: unknown[]): string {
+/**
+ * The shape key of `values` (one object or several), appending its leaves to
+ * `leaves`; undefined when a value has no shape to key on (an expression object
+ * such as Kysely's sql``: two of them print alike): build those at every run.
+ */
+export function shapeOf(parts: readonly Values[], leaves: unknown[]): string | undefined {
   let key = '';
   for (const part of parts) {
     for (const name in part) {
-      key += `${name}${kindOf(part[name], leaves)};`;
+      const kind = kindOf(part[name], leaves);
+      if (kind === undefined) return undefined;
+      key += `${name}${kind};`;
     }
     key += '|';
   }
   return key;
 }
 
-function kindOf(v: unknown, leaves: unknown[]): string {
+function kindOf(v: unknown, leaves: unknown[]): string | undefined {
   if (v === undefined) return 'u';
   if (v === null) return 'n';
   if (typeof v === 'boolean') return v ? 't' : 'f';
@@ -55,11 +61,16 @@ function kindOf(v: unknown, leaves: unknown[]): string {
   }
   if (Array.isArray(v)) {
     let k = '[';
-    for (const x of v) k += kindOf(x, leaves);
+    for (const x of v) {
+      const kind = kindOf(x, leaves);
+      if (kind === undefined) return undefined;
+      k += kind;
+    }
     return `${k}]`;
   }
-  // Anything else (an object, a bigint) is part of the shape as its JSON.
-  return `=${JSON.stringify(v)}`;
+  // A plain object or a bigint is part of the shape as its JSON; any other object is opaque.
+  if (typeof v === 'object' && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return undefined;
+  return `=${JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`;
 }
 
 /** `values` with every leaf replaced by a new sentinel, in the order shapeOf lists them. */
@@ -131,7 +142,8 @@ export async function runShaped<O>(db: Kysely<DB>, statement: ShapedStatement<O>
   const { compiled, slots } = statement;
   const parameters = new Array(slots.length);
   for (let i = 0; i < slots.length; i++) parameters[i] = slots[i] < 0 ? compiled.parameters[i] : leaves[slots[i]];
-  const direct = directReadOf(db);
+  // Writes (inserts, updates) go through Kysely's driver: the direct path reads only.
+  const direct = compiled.query.kind === 'SelectQueryNode' ? directReadOf(db) : undefined;
   if (direct) return (await direct(statement.name, compiled.sql, parameters)) as O[];
   return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
 }
@@ -164,7 +176,7 @@ export function shapedQuery<V extends object, O>(build: (db: Kysely<DB>, values:
   return async (db: Kysely<DB>, values: V): Promise<O[]> => {
     const leaves: unknown[] = [];
     const key = shapeOf([values as Values], leaves);
-    const statement = shapes.get(db, key, () => compileShape([values] as const, ([v]) => [build(db, v)])?.[0] as ShapedStatement<O> | undefined);
+    const statement = key === undefined ? null : shapes.get(db, key, () => compileShape([values] as const, ([v]) => [build(db, v)])?.[0] as ShapedStatement<O> | undefined);
     if (!statement) return (await db.executeQuery<O>(build(db, values).compile())).rows;
     return runShaped(db, statement, leaves);
   };

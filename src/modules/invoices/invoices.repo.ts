@@ -4,6 +4,7 @@ import { tableCodec } from '../../db/codec.ts';
 import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { prepared } from '../../db/prepared.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
@@ -114,25 +115,27 @@ export async function findInvoiceDetails(db: Kysely<DB>, workspaceId: number, id
 
 /** Inserts the row and answers its detail from the same statement (RETURNING with the related lookups). */
 export async function insertInvoice(db: Kysely<DB>, values: Insertable<InvoicesTable>): Promise<InvoiceDetail> {
-  const row = await db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)).executeTakeFirstOrThrow();
-  return detailOf(row);
+  const [row] = await insertInvoiceQuery(db, values);
+  return detailOf(row!);
 }
+
+// The writes' statements are compiled once per shape (which columns are set), as lists are (F165).
+const insertInvoiceQuery = shapedQuery((db, values: Insertable<InvoicesTable>) => db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)));
+const updateInvoiceQuery = shapedQuery((db, v: { ws: number; id: number; values: Updateable<InvoicesTable> }) =>
+  db.updateTable('invoices').set(v.values).where('invoices.workspace_id', '=', v.ws).where('invoices.id', '=', v.id).returningAll().returning(detailRefs(db)),
+);
 
 /** Updates the row and answers its detail from the same statement. */
 export async function updateInvoiceRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<InvoicesTable>): Promise<InvoiceDetail> {
-  const row = await db
-    .updateTable('invoices')
-    .set(values)
-    .where('invoices.workspace_id', '=', workspaceId)
-    .where('invoices.id', '=', id)
-    .returningAll()
-    .returning(detailRefs(db))
-    .executeTakeFirstOrThrow();
+  const [row] = await updateInvoiceQuery(db, { ws: workspaceId, id, values });
+  if (!row) throw new Error('updateInvoiceRow: no row');
   return detailOf(row);
 }
 
 /** Today in the workspace's time zone (E2, E3 defaults). */
 export async function workspaceToday(db: Kysely<DB>, workspaceId: number, nowMs = Date.now()): Promise<string> {
-  const w = await db.selectFrom('workspaces').select('timezone').where('id', '=', workspaceId).executeTakeFirst();
+  const [w] = await timezoneOf(db, { ws: workspaceId });
   return zonedDate(nowMs, w?.timezone);
 }
+
+const timezoneOf = prepared({ ws: 'number' }, (db, p) => db.selectFrom('workspaces').select('timezone').where('id', '=', p.ws));

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { shapedQuery } from '../../db/shaped.ts';
 import { dialectOf, type JsonText } from '../../db/json-helpers.ts';
 import { type UserRef, userRefJson } from '../../db/related.ts';
 import type { DB, InvoicePaymentsTable } from '../../db/schema.ts';
@@ -20,14 +21,18 @@ export interface PaymentRow {
 const PAYMENT_COLUMNS = ['id', 'invoice_id', 'amount_cents', 'method', 'paid_on', 'reference', 'note', 'created_at'] as const;
 
 /** Inserts a payment and answers it with its author, from the same statement. */
-export function insertPayment(db: Kysely<DB>, values: Insertable<InvoicePaymentsTable>): Promise<PaymentRow> {
-  const d = dialectOf(db);
-  return db
+// Compiled once per shape of the row, as lists are (F165).
+const insertPaymentQuery = shapedQuery((db, values: Insertable<InvoicePaymentsTable>) =>
+  db
     .insertInto('invoice_payments')
     .values(values)
     .returning(PAYMENT_COLUMNS)
-    .returning((eb) => userRefJson(eb, d, 'invoice_payments.created_by').as('user'))
-    .executeTakeFirstOrThrow();
+    .returning((eb) => userRefJson(eb, dialectOf(db), 'invoice_payments.created_by').as('user')),
+);
+
+export async function insertPayment(db: Kysely<DB>, values: Insertable<InvoicePaymentsTable>): Promise<PaymentRow> {
+  const [row] = await insertPaymentQuery(db, values);
+  return row!;
 }
 
 /** The invoice's payments, oldest `paid_on` first; undefined when the invoice is not in the workspace. */

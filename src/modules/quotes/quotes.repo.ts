@@ -230,13 +230,12 @@ export async function loadQuoteInputs(
   return { refs, quoteDefs: fieldDefsOf(row.quote_fields), jobDefs: fieldDefsOf(row.job_fields), missing };
 }
 
+// Compiled once per shape of the row (which columns are set), as lists are (F165).
+const insertQuoteQuery = shapedQuery((db, values: Insertable<QuotesTable>) => db.insertInto('quotes').values(values).returningAll());
+
 export async function insertQuote(db: Kysely<DB>, values: Insertable<QuotesTable>): Promise<Quote> {
-  const row = await db
-    .insertInto('quotes')
-    .values(values)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return quoteOf(row);
+  const [row] = await insertQuoteQuery(db, values);
+  return quoteOf(row!);
 }
 
 /** E8: records the customer's approval on the quote (the caller holds its row lock). */
