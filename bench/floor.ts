@@ -613,7 +613,7 @@ app.get<{ Querystring: { activity_limit?: string } }>('/api/v1/home', async (req
       : null,
     can('invoices')
       ? store.all(
-          "select count(*) as n, sum(cast(round(total * 100) as bigint) - amount_paid_cents) as due from invoices where workspace_id = ? and (status = 'overdue' or (status = 'partially_paid' and due_date < ?))",
+          "select count(*) as n, sum(cast(round(total * 100) as bigint) - amount_paid_cents) as due from invoices where workspace_id = ? and status in ('overdue', 'partially_paid') and (status = 'overdue' or due_date < ?)",
           [ws, today],
         )
       : null,

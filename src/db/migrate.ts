@@ -17,6 +17,7 @@ import * as m0015 from './migrations/0015-hub.ts';
 import * as m0016 from './migrations/0016-accounts.ts';
 import * as m0017 from './migrations/0017-settings.ts';
 import * as m0018 from './migrations/0018-logo.ts';
+import * as m0019 from './migrations/0019-home-indexes.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0016-accounts': m0016,
   '0017-settings': m0017,
   '0018-logo': m0018,
+  '0019-home-indexes': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+
+// Home's payments by month (A2) read a workspace's payments of the last 12 months:
+// without this index they scanned every payment the workspace ever had.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.createIndex('invoice_payments_workspace_paid_on').on('invoice_payments').columns(['workspace_id', 'paid_on']).execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('invoice_payments_workspace_paid_on').execute();
+}
