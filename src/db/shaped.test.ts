@@ -72,7 +72,7 @@ describe('lists compiled once per shape (F165)', () => {
     await t.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto('contacts').values({ workspace_id: ws, type: 'lead', first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
+        await trx.insertInto('contacts').values({ workspace_id: ws, first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
         const got = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 2, sort_by: 'first_name', sort_direction: 'asc' });
         assert.deepEqual(got.rows, []);
         const first = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 1, sort_by: 'first_name', sort_direction: 'asc' });
