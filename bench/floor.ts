@@ -618,7 +618,7 @@ app.get<{ Querystring: { activity_limit?: string } }>('/api/v1/home', async (req
         )
       : null,
     can('invoices')
-      ? store.all('select substr(paid_on, 1, 7) as month, sum(amount_cents) as cents, count(*) as n from invoice_payments where workspace_id = ? and paid_on >= ? group by substr(paid_on, 1, 7)', [
+      ? store.all('select paid_on, sum(amount_cents) as cents, count(*) as n from invoice_payments where workspace_id = ? and paid_on >= ? group by paid_on', [
           ws,
           monthStart(today, 11),
         ])
@@ -660,7 +660,13 @@ app.get<{ Querystring: { activity_limit?: string } }>('/api/v1/home', async (req
     const u = a.user ? users.get(a.user) : undefined;
     a.user = u ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null;
   }
-  const byMonth = new Map((payments ?? []).map((r) => [r.month, r]));
+  const byMonth = new Map<string, { cents: number; n: number }>();
+  for (const r of payments ?? []) {
+    const m = byMonth.get(String(r.paid_on).slice(0, 7)) ?? { cents: 0, n: 0 };
+    m.cents += Number(r.cents);
+    m.n += Number(r.n);
+    byMonth.set(String(r.paid_on).slice(0, 7), m);
+  }
   const o = overdue?.[0];
   const data = {
     new_requests: newRequests,

@@ -54,6 +54,8 @@ describe('home', () => {
     assert.equal((await api.post(`/api/v1/invoices/${late.id}/payments`, { amount: 50.25, method: 'card', paid_on: thisMonth })).status, 201);
     const paid = await invoice(1000, 'sent');
     await api.post(`/api/v1/invoices/${paid.id}/payments`, { amount: 300, method: 'cash', paid_on: thisMonth });
+    // Another day of the same month: the days are summed into their month.
+    assert.equal((await api.post(`/api/v1/invoices/${paid.id}/payments`, { amount: 12, method: 'cash', paid_on: `${thisMonth.slice(0, 7)}-02` })).status, 201);
     await api.post(`/api/v1/invoices/${paid.id}/payments`, { amount: 7, method: 'cash', paid_on: lastYear }); // outside the 12 months
 
     const d = (await api.get('/api/v1/home')).body.data;
@@ -62,10 +64,10 @@ describe('home', () => {
     assert.equal(d.jobs_to_invoice, 1);
     assert.deepEqual(d.overdue_invoices, { count: 2, amount_due: 240.25 }); // 250.50 - 50.25 + 40
     const current = d.payments_by_month[11];
-    assert.deepEqual(current, { month: thisMonth.slice(0, 7), amount: 350.25, count: 2 });
+    assert.deepEqual(current, { month: thisMonth.slice(0, 7), amount: 362.25, count: 3 });
     assert.equal(
       d.payments_by_month.reduce((s: number, m: { amount: number }) => s + m.amount, 0),
-      350.25,
+      362.25,
     );
     // Newest first; a payment points at its invoice.
     assert.equal(d.activity[0].event, 'payment_received');
