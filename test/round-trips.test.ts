@@ -231,3 +231,29 @@ describe('round trips: sessions', () => {
     within(t.queries.filter((q) => !isSweeper(q)), 2, 'GET /contacts/:id with a session');
   });
 });
+
+// E8: the customer's page of a quote awaiting their answer reads the link, its contact
+// and workspace and the quote in one statement; the customer's message after an answer
+// (changes asked for, a decline) is one more.
+describe('round trips: the hub', () => {
+  test('the hub page of an open quote: 1 statement; of a quote sent back for changes: 3 at most', async () => {
+    const ws = await seedWorkspace(t.db);
+    const owner = client(t.app, ws.token);
+    const contact = (await owner.post('/api/v1/contacts', { first_name: 'Hana', last_name: 'Hub', email: 'hana@example.test' })).body.data.id as number;
+    const quote = (await owner.post('/api/v1/quotes', { contact_id: contact, status: 'awaiting_response', line_items: lineItems })).body.data.id as number;
+    const page = `${new URL((await owner.post(`/api/v1/contacts/${contact}/hub-link`)).body.data.url).pathname}/quotes/${quote}`;
+    const get = () => t.app.inject({ method: 'GET', url: page });
+    t.queries.length = 0;
+    const open = await get();
+    assert.equal(open.statusCode, 200);
+    assert.match(open.body, /Awaiting your answer/);
+    within(t.queries.filter((q) => !isSweeper(q)), 1, 'GET /hub/<token>/quotes/:id (open)');
+    const asked = await t.app.inject({ method: 'POST', url: `${page}/request-changes`, payload: { message: 'Fewer shrubs, please' } });
+    assert.equal(asked.statusCode, 303);
+    t.queries.length = 0;
+    const changes = await get();
+    assert.equal(changes.statusCode, 200);
+    assert.match(changes.body, /Fewer shrubs, please/);
+    within(t.queries.filter((q) => !isSweeper(q)), 3, 'GET /hub/<token>/quotes/:id (changes asked for)');
+  });
+});

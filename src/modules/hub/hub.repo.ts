@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { DB, HubLinksTable } from '../../db/schema.ts';
 
@@ -123,32 +123,60 @@ export async function confirmEvent(db: Kysely<DB>, workspaceId: number, id: numb
  * own "request changes" made it one (its latest status change), so the page can
  * say what happened. `changes_requested` tells that case.
  */
+/** Whether the customer's own answer was the quote's last status change. */
+const lastByCustomer = (eb: ExpressionBuilder<DB, 'quotes'>) =>
+  eb
+    .selectFrom('quote_status_changes as sc')
+    .select('sc.by_customer')
+    .whereRef('sc.workspace_id', '=', 'quotes.workspace_id')
+    .whereRef('sc.quote_id', '=', 'quotes.id')
+    .orderBy('sc.id', 'desc')
+    .limit(1)
+    .as('last_by_customer');
+
 const hubQuoteQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }, (db, p) =>
-  db
-    .selectFrom('quotes')
-    .selectAll('quotes')
-    .select((eb) =>
-      eb
-        .selectFrom('quote_status_changes as sc')
-        .select('sc.by_customer')
-        .whereRef('sc.workspace_id', '=', 'quotes.workspace_id')
-        .whereRef('sc.quote_id', '=', 'quotes.id')
-        .orderBy('sc.id', 'desc')
-        .limit(1)
-        .as('last_by_customer'),
-    )
-    .where('quotes.workspace_id', '=', p.ws)
-    .where('quotes.contact_id', '=', p.contact)
-    .where('quotes.id', '=', p.id),
+  db.selectFrom('quotes').selectAll('quotes').select(lastByCustomer).where('quotes.workspace_id', '=', p.ws).where('quotes.contact_id', '=', p.contact).where('quotes.id', '=', p.id),
 );
+
+/** A quote row as the hub may show it (see hubQuote), or undefined. */
+function visibleQuote<Q extends { status: string }>(quote: Q, lastBy: unknown) {
+  const changesRequested = quote.status === 'draft' && Number(lastBy ?? 0) === 1;
+  if (quote.status === 'draft' && !changesRequested) return undefined;
+  return { quote, changesRequested };
+}
 
 export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
   const [row] = await hubQuoteQuery(db, { ws: workspaceId, contact: contactId, id });
   if (!row) return undefined;
   const { last_by_customer, ...quote } = row;
-  const changesRequested = quote.status === 'draft' && Number(last_by_customer ?? 0) === 1;
-  if (quote.status === 'draft' && !changesRequested) return undefined;
-  return { quote, changesRequested };
+  return visibleQuote(quote, last_by_customer);
+}
+
+// The quote page's usual case in one statement: the link, its contact and workspace,
+// and the quote (the floor's one round trip instead of two on PostgreSQL).
+const hubLinkQuoteQuery = prepared({ tokenHash: 'string', nowIso: 'string', id: 'number' }, (db, p) =>
+  db
+    .selectFrom('hub_links as l')
+    .innerJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'l.workspace_id').onRef('c.id', '=', 'l.contact_id'))
+    .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
+    .innerJoin('quotes', (j) => j.onRef('quotes.workspace_id', '=', 'l.workspace_id').onRef('quotes.contact_id', '=', 'l.contact_id'))
+    .selectAll('quotes')
+    .select(lastByCustomer)
+    .select(['c.first_name', 'c.last_name', 'w.name as workspace_name', 'w.currency', 'w.country', 'w.timezone'])
+    .select(['w.address', 'w.phone', 'w.email', 'w.website', 'w.tax_number', 'w.logo_key'])
+    .where('l.token_hash', '=', p.tokenHash)
+    .where('l.expires_at', '>', p.nowIso)
+    .where('quotes.id', '=', p.id),
+);
+
+/** A live link and its contact's quote `id` as the hub may show it, in one statement; undefined for anything else. */
+export async function findHubLinkQuote(db: Kysely<DB>, tokenHash: string, nowIso: string, id: number) {
+  const [row] = await hubLinkQuoteQuery(db, { tokenHash, nowIso, id });
+  if (!row) return undefined;
+  const { last_by_customer, first_name, last_name, workspace_name, currency, country, timezone, address, phone, email, website, tax_number, logo_key, ...quote } = row;
+  const link: HubLinkRow = { workspace_id: quote.workspace_id, contact_id: quote.contact_id!, first_name, last_name, workspace_name, currency, country, timezone, address, phone, email, website, tax_number, logo_key };
+  const visible = visibleQuote(quote, last_by_customer);
+  return visible && { link, ...visible };
 }
 
 const lastStatusCommentQuery = prepared({ ws: 'number', quote: 'number' }, (db, p) =>

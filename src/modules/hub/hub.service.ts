@@ -24,6 +24,7 @@ import {
   contactOf,
   findExpiredHubLinkBusiness,
   findHubLink,
+  findHubLinkQuote,
   type HubLinkRow,
   hubEvent,
   hubEvents,
@@ -146,6 +147,12 @@ export type HubDocument =
 export async function hubDocument(db: Kysely<DB>, token: string, kind: 'quote', id: string): Promise<Extract<HubDocument, { kind: 'quote' }>>;
 export async function hubDocument(db: Kysely<DB>, token: string, kind: 'invoice', id: string): Promise<Extract<HubDocument, { kind: 'invoice' }>>;
 export async function hubDocument(db: Kysely<DB>, token: string, kind: 'quote' | 'invoice', id: string): Promise<HubDocument> {
+  if (kind === 'quote' && TOKEN.test(token) && /^[1-9]\d{0,14}$/.test(id)) {
+    // The usual case in one statement; anything else (an expired link, another
+    // contact's quote, a draft) takes the steps below, which say which it is.
+    const found = await findHubLinkQuote(db, hashToken(token), now(), Number(id));
+    if (found) return { kind, hub: contextOf(found.link), quote: quoteOf(found.quote), changesRequested: found.changesRequested };
+  }
   const hub = await resolveHub(db, token);
   const docId = hubId(id);
   if (kind === 'quote') {
