@@ -118,11 +118,6 @@ export async function confirmEvent(db: Kysely<DB>, workspaceId: number, id: numb
     .execute();
 }
 
-/**
- * The contact's quote as the hub may show it: not a draft, unless the customer's
- * own "request changes" made it one (its latest status change), so the page can
- * say what happened. `changes_requested` tells that case.
- */
 /** Whether the customer's own answer was the quote's last status change. */
 const lastByCustomer = (eb: ExpressionBuilder<DB, 'quotes'>) =>
   eb
@@ -145,6 +140,11 @@ function visibleQuote<Q extends { status: string }>(quote: Q, lastBy: unknown) {
   return { quote, changesRequested };
 }
 
+/**
+ * The contact's quote as the hub may show it: not a draft, unless the customer's
+ * own "request changes" made it one (its latest status change), so the page can
+ * say what happened. `changes_requested` tells that case.
+ */
 export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
   const [row] = await hubQuoteQuery(db, { ws: workspaceId, contact: contactId, id });
   if (!row) return undefined;

@@ -121,13 +121,14 @@ export async function insertInvoice(db: Kysely<DB>, values: Insertable<InvoicesT
 
 // The writes' statements are compiled once per shape (which columns are set), as lists are (F165).
 const insertInvoiceQuery = shapedQuery((db, values: Insertable<InvoicesTable>) => db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)));
-const updateInvoiceQuery = shapedQuery((db, v: { ws: number; id: number; values: Updateable<InvoicesTable> }) =>
-  db.updateTable('invoices').set(v.values).where('invoices.workspace_id', '=', v.ws).where('invoices.id', '=', v.id).returningAll().returning(detailRefs(db)),
+// One flat object: shapedQuery keys a nested object by its JSON, values included.
+const updateInvoiceQuery = shapedQuery((db, { where_ws, where_id, ...set }: Updateable<InvoicesTable> & { where_ws: number; where_id: number }) =>
+  db.updateTable('invoices').set(set).where('invoices.workspace_id', '=', where_ws).where('invoices.id', '=', where_id).returningAll().returning(detailRefs(db)),
 );
 
 /** Updates the row and answers its detail from the same statement. */
 export async function updateInvoiceRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<InvoicesTable>): Promise<InvoiceDetail> {
-  const [row] = await updateInvoiceQuery(db, { ws: workspaceId, id, values });
+  const [row] = await updateInvoiceQuery(db, { ...values, where_ws: workspaceId, where_id: id });
   if (!row) throw new Error('updateInvoiceRow: no row');
   return detailOf(row);
 }
