@@ -172,20 +172,28 @@ function numericKind(schema: Schema | undefined): 'integer' | 'number' | null {
 const INTEGER = /^-?(0|[1-9]\d*)$/;
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
-/** Numeric fields of a query or path, checked as text before ajv coerces them. */
-function numberProblems(schema: Schema, data: unknown): ErrorObject[] {
-  if (!schema.properties || data === null || typeof data !== 'object') return [];
-  const errors: ErrorObject[] = [];
-  for (const [key, fieldSchema] of Object.entries(schema.properties)) {
+/**
+ * The checker of a query's or path's numeric fields, as text before ajv coerces them:
+ * which fields are numeric is read from the schema once, not at every request.
+ */
+function numberProblems(schema: Schema): (data: unknown) => ErrorObject[] {
+  const numeric = Object.entries(schema.properties ?? {}).flatMap(([key, fieldSchema]) => {
     const kind = numericKind(fieldSchema);
-    const raw = (data as Record<string, unknown>)[key];
-    if (!kind || raw === undefined) continue;
-    const values = Array.isArray(raw) ? raw : [raw];
-    if (values.some((v) => typeof v === 'string' && !(kind === 'integer' ? INTEGER : NUMBER).test(v))) {
-      errors.push(problem([key], kind === 'integer' ? 'must be an integer in decimal digits' : 'must be a decimal number'));
+    return kind ? [{ key, kind, format: kind === 'integer' ? INTEGER : NUMBER }] : [];
+  });
+  return (data) => {
+    if (!numeric.length || data === null || typeof data !== 'object') return [];
+    const errors: ErrorObject[] = [];
+    for (const { key, kind, format } of numeric) {
+      const raw = (data as Record<string, unknown>)[key];
+      if (raw === undefined) continue;
+      const values = Array.isArray(raw) ? raw : [raw];
+      if (values.some((v) => typeof v === 'string' && !format.test(v))) {
+        errors.push(problem([key], kind === 'integer' ? 'must be an integer in decimal digits' : 'must be a decimal number'));
+      }
     }
-  }
-  return errors;
+    return errors;
+  };
 }
 
 /**
@@ -250,8 +258,9 @@ function ignoredHeader(paths: PathSegment[][]): string {
 
 /** Runs ajv, then E18's walk on what ajv kept; failures read as ajv errors, so the error handler words them per route (D4, D5). */
 function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
+  const numbers = text ? numberProblems(schema) : () => [];
   const check = (data: unknown, ...rest: unknown[]) => {
-    const early = text ? numberProblems(schema, data) : [];
+    const early = numbers(data);
     if (early.length) {
       check.errors = early;
       return false;
