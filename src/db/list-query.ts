@@ -175,22 +175,27 @@ function workspaceOnly(qb: SelectQueryBuilder<DB, keyof DB, unknown>, table: str
 /**
  * The statement counting the list's rows (its search applied): `count(*)`, or the
  * maintained count when the list is its table filtered by nothing but its
- * workspace, read through the list's own builder (so within its transaction): one
- * probe of the list's first row; no row means none to count.
+ * workspace (`db` is the list's own, so within its transaction).
  */
-function countQuery<TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, filtered: SelectQueryBuilder<DB, TB, O>, spec: ListSpec) {
+function countQuery<TB extends keyof DB, O>(db: Kysely<DB>, base: SelectQueryBuilder<DB, TB, O>, filtered: SelectQueryBuilder<DB, TB, O>, spec: ListSpec) {
   const ws = spec.rowCount && filtered === base ? workspaceOnly(base, spec.rowCount) : undefined;
-  return ws === undefined
+  return ws === undefined || !spec.rowCount
     ? filtered.clearSelect().select(sql<number>`count(*)`.as('n'))
-    : base
-        .clearSelect()
-        .select(sql<number>`(select coalesce(sum(n), 0) from row_counts where workspace_id = ${ws} and table_name = ${spec.rowCount})`.as('n'))
-        .limit(1);
+    : db
+        .selectFrom('row_counts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+        .where('workspace_id', '=', ws)
+        .where('table_name', '=', spec.rowCount);
 }
 
 /** The number of rows the list has (its search applied). */
-async function countRows<TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, filtered: SelectQueryBuilder<DB, TB, O>, spec: ListSpec): Promise<number> {
-  const counted = await countQuery(base, filtered, spec).executeTakeFirst();
+async function countRows<TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  base: SelectQueryBuilder<DB, TB, O>,
+  filtered: SelectQueryBuilder<DB, TB, O>,
+  spec: ListSpec,
+): Promise<number> {
+  const counted = await countQuery(db, base, filtered, spec).executeTakeFirst();
   return Number((counted as { n: number } | undefined)?.n ?? 0);
 }
 
@@ -199,6 +204,7 @@ async function countRows<TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB
  * neither empty nor full ends the list, so its offset plus its length is the total.
  */
 export async function paginate<TB extends keyof DB, O>(
+  db: Kysely<DB>,
   base: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
   spec: ListSpec,
@@ -211,7 +217,7 @@ export async function paginate<TB extends keyof DB, O>(
   const offset = (page - 1) * perPage;
   const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
   const full = rows.length === 0 || rows.length === perPage;
-  const total = full ? await countRows(base, filtered, spec) : offset + rows.length;
+  const total = full ? await countRows(db, base, filtered, spec) : offset + rows.length;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }
 
@@ -247,11 +253,11 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
         const pageQuery = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(v.limit).offset(v.offset);
-        return [pageQuery, countQuery(base, filtered, spec)];
+        return [pageQuery, countQuery(db, base, filtered, spec)];
       });
       return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
     });
-    if (!shape) return paginate(build(db, filters), params, spec);
+    if (!shape) return paginate(db, build(db, filters), params, spec);
     const rows = await runShaped(db, shape.page, leaves);
     const full = rows.length === 0 || rows.length === perPage;
     const total = full ? Number((await runShaped(db, shape.count, leaves))[0]?.n ?? 0) : offset + rows.length;

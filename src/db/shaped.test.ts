@@ -48,7 +48,7 @@ describe('lists compiled once per shape (F165)', () => {
       if (f.last) qb = qb.where('last_name', 'in', f.last);
       return qb;
     });
-    const cases: [F, Parameters<typeof paginate>[1]][] = [
+    const cases: [F, Parameters<typeof paginate>[2]][] = [
       [{ ws, type: 'lead' }, { per_page: 3, page: 2 }],
       [{ ws, type: 'customer' }, { per_page: 3, page: 2 }], // same shape, other value
       [{ ws, type: 'lead' }, { per_page: 2, page: 3 }], // same shape, other page
@@ -62,7 +62,7 @@ describe('lists compiled once per shape (F165)', () => {
     ];
     for (const [f, q] of cases) {
       const got = await list(t.db, f, q);
-      const want = await paginate(filtered(f), q, spec);
+      const want = await paginate(t.db, filtered(f), q, spec);
       assert.deepEqual(got, want, JSON.stringify([f, q]));
       assert.ok(got.rows.length > 0, JSON.stringify([f, q]));
     }
