@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { BULK_ROWS } from '../db/database.ts';
 import { now, toJson } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
+import { shapedQuery } from '../db/shaped.ts';
 
 /** SPEC "Webhook events". */
 export const EVENTS = [
@@ -67,20 +68,25 @@ export async function emit(
  */
 export async function emitAll(trx: Kysely<DB>, workspaceId: number, events: readonly OutboxEvent[]): Promise<void> {
   const timestamp = now();
-  for (let i = 0; i < events.length; i += BULK_ROWS) {
-    await trx
-      .insertInto('outbox')
-      .values(
-        events.slice(i, i + BULK_ROWS).map(({ event, resource, data, linkPath }) => ({
-          workspace_id: workspaceId,
-          event,
-          payload: toJson({ event, workspace_id: workspaceId, timestamp, data, link_path: linkPath ?? `/api/v1/${resource}/${data.id}` })!,
-          created_at: timestamp,
-        })),
-      )
-      .execute();
+  const rowOf = ({ event, resource, data, linkPath }: OutboxEvent): OutboxRow => [
+    workspaceId,
+    event,
+    toJson({ event, workspace_id: workspaceId, timestamp, data, link_path: linkPath ?? `/api/v1/${resource}/${data.id}` })!,
+    timestamp,
+  ];
+  // The few events of one request: one statement compiled once per count of rows.
+  if (events.length <= SHAPED_ROWS) {
+    await insertOutboxRows(trx, { rows: events.map(rowOf) });
+    return;
   }
+  for (let i = 0; i < events.length; i += BULK_ROWS) await insertRows(trx, events.slice(i, i + BULK_ROWS).map(rowOf)).execute();
 }
+
+type OutboxRow = [workspaceId: number, event: DomainEvent, payload: string, createdAt: string];
+const insertRows = (trx: Kysely<DB>, rows: readonly OutboxRow[]) =>
+  trx.insertInto('outbox').values(rows.map(([workspace_id, event, payload, created_at]) => ({ workspace_id, event, payload, created_at })));
+const SHAPED_ROWS = 8;
+const insertOutboxRows = shapedQuery((trx, v: { rows: OutboxRow[] }) => insertRows(trx, v.rows));
 
 /** One event for many records (set-based writes such as the daily run). */
 export function emitMany(trx: Kysely<DB>, workspaceId: number, event: DomainEvent, resource: string, data: readonly ({ id: number } & object)[]): Promise<void> {

@@ -5,6 +5,7 @@ import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import { prepared } from '../../db/prepared.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
 import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts';
@@ -95,8 +96,12 @@ const writeLoad = [false, true].map((withDefs) =>
   }),
 );
 
+// Compiled once per shape of the row (which columns are set), as quotes' (F166).
+const insertContactQuery = shapedQuery((db, values: Insertable<ContactsTable>) => db.insertInto('contacts').values(values).returning(COLUMNS));
+
 export async function insertContact(db: Kysely<DB>, values: Insertable<ContactsTable>): Promise<ContactRow> {
-  return db.insertInto('contacts').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
+  const [row] = await insertContactQuery(db, values);
+  return row!;
 }
 
 export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<ContactsTable>) {
