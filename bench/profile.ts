@@ -5,7 +5,8 @@
 // idempotency, transactions), our db layer (codec, list builder), the modules,
 // generated serializers/validators, Node's HTTP and sockets, the garbage collector.
 // BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (5); BENCH_ONLY=<text>;
-// BENCH_CALLERS=1 also prints Kysely's share by the function of ours that called it.
+// BENCH_CALLERS=1 also prints Kysely's share by the function of ours that called it;
+// BENCH_PROFILE_DIR=<dir> keeps each scenario's .cpuprofile there.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -118,6 +119,8 @@ for (const s of scenarios) {
   await fetch(`${info.side}/profile/start`, { method: 'POST' });
   const r = await load({ url: `${info.app}${s.path}`, method: s.method, body: s.body, paths: s.paths, headers, connections: 32, seconds });
   const profile = (await (await fetch(`${info.side}/profile/stop`, { method: 'POST' })).json()) as Profile;
+  // BENCH_PROFILE_DIR=<dir>: each scenario's profile kept, to open in DevTools or read by function.
+  if (process.env.BENCH_PROFILE_DIR) fs.writeFileSync(path.join(process.env.BENCH_PROFILE_DIR, `${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
   const top = buckets(profile)
     .filter(([, share]) => share >= 0.02)
     .map(([k, share]) => `${k} ${Math.round(share * 100)}%`)
