@@ -29,6 +29,8 @@ await new Promise((resolve) => seeder.once('exit', resolve));
 // Started as `npm start` starts it: with the V8 flags of its script (F167).
 const startScript = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
 const startFlags = (/node ((?:--\S+ )*)dist\/src\/main\.js/.exec(startScript)?.[1] ?? '').split(' ').filter(Boolean);
+// BENCH_NODE_FLAGS adds flags, to compare (e.g. a heap limit) against the start script's.
+startFlags.push(...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));
 const app = spawn(process.execPath, [...startFlags, 'dist/src/main.js'], {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
