@@ -3,7 +3,8 @@
 // field, a quote started from a template (A87), line items reordered by dragging
 // and by keyboard, a file dropped on a record, Send hub link (A88), upcoming
 // visits on the client's page (A89), and a member's client and job pages
-// without what the role cannot do, which the API refuses too (A90).
+// without what the role cannot do, which the API refuses too (A90); an API error on
+// a field the form has no input for, spelled out in its alert (A129).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -180,6 +181,26 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await alert.waitFor();
     assert.match((await alert.textContent()) ?? '', /^fake\.png: Validation error: file content does not match the declared type image\/png/);
     assert.deepEqual(await get<unknown[]>(`/api/v1/uploads?module_type=contact&module_id=${client.id}`), []);
+    await context.close();
+  });
+
+  test("an API error on a field the form has no input for is spelled out in the form's alert: a visit for a job deleted meanwhile", async () => {
+    const client = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Gina', last_name: 'Gone' });
+    const job = await post<{ id: number }>('/api/v1/jobs', { contact_id: client.id, name: 'Porch repair' });
+    const { context, page } = await h.page(1280);
+    await h.signIn(page, manager, `/app/sign-in?next=${encodeURIComponent(`/jobs/${job.id}`)}`);
+    await page.getByRole('button', { name: 'Schedule visit' }).click();
+    await page.getByLabel('Date').fill('2031-05-06');
+    // The job goes (another office user, a phone) while the form is open.
+    const gone = await h.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.id}`, headers: { authorization: `Bearer ${ws.token}` } });
+    assert.ok(gone.statusCode < 300, gone.body);
+    await page.getByRole('button', { name: 'Save visit' }).click();
+    // `job_id` is in the body, not among the form's inputs: the alert names it and the API's words.
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', new RegExp(`job_id: job_id ${job.id} does not exist`));
+    assert.equal(await page.getByLabel('Date').inputValue(), '2031-05-06', 'what was typed stays');
+    assert.deepEqual(await get<unknown[]>(`/api/v1/events?job_id=${job.id}`), []);
     await context.close();
   });
 
