@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
+import { emitAll, type OutboxEvent } from '../src/outbox/emit.ts';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
 
 // DESIGN convention 5, D16: a domain event is written with the change, in its transaction.
@@ -28,6 +29,23 @@ describe('outbox', () => {
     assert.equal(payload.workspace_id, ws.workspace.id);
     assert.equal(payload.link_path, `/api/v1/contacts/${created.body.data.id}`);
     assert.deepEqual(payload.data, (await api.get(`/api/v1/contacts/${created.body.data.id}`)).body.data);
+  });
+
+  test('emitAll writes its events in their order: none, the few of one request (one compiled statement per count), and more than those', async () => {
+    const before = (await rows()).length;
+    const batch = (n: number, from: number): OutboxEvent[] => Array.from({ length: n }, (_, i) => ({ event: 'contact_updated', resource: 'contacts', data: { id: from + i } }));
+    await t.db.transaction().execute(async (trx) => {
+      await emitAll(trx, ws.workspace.id, []);
+      await emitAll(trx, ws.workspace.id, batch(3, 1));
+      await emitAll(trx, ws.workspace.id, batch(3, 4)); // the same shape again, other values
+      await emitAll(trx, ws.workspace.id, batch(12, 7));
+    });
+    const written = (await rows()).slice(before);
+    assert.deepEqual(
+      written.map((r) => JSON.parse(r.payload).link_path),
+      Array.from({ length: 18 }, (_, i) => `/api/v1/contacts/${i + 1}`),
+    );
+    assert.ok(written.every((r) => r.event === 'contact_updated' && r.workspace_id === ws.workspace.id));
   });
 
   test('a rejected create leaves none', async () => {

@@ -67,6 +67,7 @@ export async function emit(
  * (the daily run) in one INSERT per BULK_ROWS: the rows keep the given order.
  */
 export async function emitAll(trx: Kysely<DB>, workspaceId: number, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
   const timestamp = now();
   const rowOf = ({ event, resource, data, linkPath }: OutboxEvent): OutboxRow => [
     workspaceId,
