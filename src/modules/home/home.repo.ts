@@ -79,12 +79,6 @@ export async function paymentsByMonth(db: Kysely<DB>, workspaceId: number, fromD
   return [...months.values()];
 }
 
-const timezoneOf = prepared({ ws: 'number' }, (db, p) => db.selectFrom('workspaces').select('timezone').where('id', '=', p.ws));
-
-export async function workspaceTimezone(db: Kysely<DB>, workspaceId: number): Promise<string | null> {
-  return (await timezoneOf(db, { ws: workspaceId }))[0]?.timezone ?? null;
-}
-
 const latest = shapedQuery((db, v: { ws: number; events: readonly string[]; limit: number }) =>
   db.selectFrom('outbox').select(['event', 'payload', 'created_at']).where('workspace_id', '=', v.ws).where('event', 'in', v.events).orderBy('id', 'desc').limit(v.limit),
 );

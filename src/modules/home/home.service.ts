@@ -13,8 +13,8 @@ import {
   overdueInvoices,
   paymentsByMonth,
   usersByUuid,
-  workspaceTimezone,
 } from './home.repo.ts';
+import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import type { Activity, HomeQuery, HomeSummary } from './home.schemas.ts';
 
 /** Each event's resource (its path under /api/v1) and the read scope that shows it. */

@@ -12,6 +12,7 @@ import { contactNameJson, documentRefJson } from '../../db/related.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { csv } from '../../kernel/schemas.ts';
+import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import type { Invoice, InvoiceDetail, InvoiceQuery } from './invoices.schemas.ts';
 
 export const invoiceCodec = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'] });
@@ -66,7 +67,7 @@ export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: Invoi
   const page = await list(db, filters, q);
   // One literal per row: rest and spread of each row cost this list as much as its serializer.
   const rows = page.rows.map((r) => {
-    const paid = Number(r.amount_paid_cents);
+    const { amount_paid, balance } = money(r.total, Number(r.amount_paid_cents));
     return {
       id: r.id,
       number: r.number,
@@ -74,8 +75,8 @@ export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: Invoi
       contact_id: r.contact_id,
       status: r.status,
       total: r.total,
-      amount_paid: fromCents(paid),
-      balance: fromCents(totalCents(r.total) - paid),
+      amount_paid,
+      balance,
       date: r.date,
       due_date: r.due_date,
     };
@@ -151,8 +152,5 @@ export async function updateInvoiceRow(db: Kysely<DB>, workspaceId: number, id: 
 
 /** Today in the workspace's time zone (E2, E3 defaults). */
 export async function workspaceToday(db: Kysely<DB>, workspaceId: number, nowMs = Date.now()): Promise<string> {
-  const [w] = await timezoneOf(db, { ws: workspaceId });
-  return zonedDate(nowMs, w?.timezone);
+  return zonedDate(nowMs, await workspaceTimezone(db, workspaceId));
 }
-
-const timezoneOf = prepared({ ws: 'number' }, (db, p) => db.selectFrom('workspaces').select('timezone').where('id', '=', p.ws));

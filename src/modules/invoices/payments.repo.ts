@@ -20,7 +20,6 @@ export interface PaymentRow {
 
 const PAYMENT_COLUMNS = ['id', 'invoice_id', 'amount_cents', 'method', 'paid_on', 'reference', 'note', 'created_at'] as const;
 
-/** Inserts a payment and answers it with its author, from the same statement. */
 // Compiled once per shape of the row, as lists are (F165).
 const insertPaymentQuery = shapedQuery((db, values: Insertable<InvoicePaymentsTable>) =>
   db
@@ -30,6 +29,7 @@ const insertPaymentQuery = shapedQuery((db, values: Insertable<InvoicePaymentsTa
     .returning((eb) => userRefJson(eb, dialectOf(db), 'invoice_payments.created_by').as('user')),
 );
 
+/** Inserts a payment and answers it with its author, from the same statement. */
 export async function insertPayment(db: Kysely<DB>, values: Insertable<InvoicePaymentsTable>): Promise<PaymentRow> {
   const [row] = await insertPaymentQuery(db, values);
   return row!;

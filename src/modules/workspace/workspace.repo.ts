@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { DB, WorkspacesTable } from '../../db/schema.ts';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -23,4 +24,12 @@ export function updateWorkspace(db: Kysely<DB>, id: number, values: Updateable<W
 export async function findLogoByKey(db: Kysely<DB>, key: string) {
   const row = await db.selectFrom('workspaces').select(['logo_type']).where('logo_key', '=', key).executeTakeFirst();
   return row && { mime_type: row.logo_type ?? 'application/octet-stream', original_file_name: `logo.${key.endsWith('.png') ? 'png' : 'jpg'}` };
+}
+
+// Compiled once: Home and every invoice or payment that defaults its date read it (F168).
+const timezoneOf = prepared({ ws: 'number' }, (db, p) => db.selectFrom('workspaces').select('timezone').where('id', '=', p.ws));
+
+/** The workspace's IANA time zone (null: none set). */
+export async function workspaceTimezone(db: Kysely<DB>, workspaceId: number): Promise<string | null> {
+  return (await timezoneOf(db, { ws: workspaceId }))[0]?.timezone ?? null;
 }
