@@ -7,8 +7,8 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import interactionPlugin, { type DropArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { useMemo, useRef } from 'react';
-import { addDays } from '../../lib/format.ts';
+import { useMemo, useRef, useState } from 'react';
+import { addDays, nowIn } from '../../lib/format.ts';
 import { colourOf, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 export type CalendarView = 'timeGridDay' | 'timeGridWeek' | 'dayGridMonth';
@@ -17,7 +17,8 @@ export interface CalendarProps {
   view: CalendarView;
   date: string;
   firstDay: 0 | 1;
-  now: string;
+  /** The workspace's time zone: "now" (today, the now line) is its wall clock. */
+  timeZone: string | null;
   visits: Visit[];
   team: Member[];
   clients: Map<number, string>;
@@ -157,7 +158,7 @@ function lookOf(v: Visit, { team, clients, conflicts }: CalendarProps): Look {
  * now looks (the drop draws nothing more).
  */
 function useEvents(props: CalendarProps): { shown: Shown; events: EventInput[] } {
-  const shown = useRef<Shown>({
+  const [shown] = useState<Shown>(() => ({
     byId: new Map(),
     events: [],
     adopt(visit, latest) {
@@ -166,15 +167,15 @@ function useEvents(props: CalendarProps): { shown: Shown; events: EventInput[] }
       const i = this.events.findIndex((e) => e.id === String(visit.id));
       if (i >= 0) this.events[i] = look.input; // the very array FullCalendar holds
     },
-  }).current;
+  }));
   const { visits, team, clients, conflicts } = props;
   const events = useMemo(() => {
     const byId = new Map<number, Look>();
     // In the order of their ids, which no move changes (the API's order is by date).
     const events = visits.toSorted((a, b) => a.id - b.id).map((v) => {
-      const now = lookOf(v, props);
+      const look = lookOf(v, props);
       const before = shown.byId.get(v.id);
-      const same = before?.look === now.look ? before : now;
+      const same = before?.look === look.look ? before : look;
       byId.set(v.id, same);
       return same.input;
     });
@@ -189,7 +190,17 @@ function useEvents(props: CalendarProps): { shown: Shown; events: EventInput[] }
 export default function Calendar(props: CalendarProps) {
   const { shown, events } = useEvents(props);
   const handlers = useHandlers(props, shown);
-  const { view, date, firstDay, now } = props;
+  const { view, date, firstDay, timeZone } = props;
+  // A function FullCalendar's own timer reads as the minutes pass: a `now` string that
+  // changed with the minute was a changed option, and the next render after it (a drop's
+  // refetch) redrew every visit.
+  const now = useMemo(
+    () => () => {
+      const n = nowIn(timeZone);
+      return `${n.date}T${n.time}:00`;
+    },
+    [timeZone],
+  );
   // The same element while nothing it shows changed: FullCalendar's React wrapper
   // recomputes and redraws the whole calendar at every render it is given (~100 ms
   // for a week of 300 visits), even when no option changed.
@@ -201,7 +212,7 @@ export default function Calendar(props: CalendarProps) {
         initialView={view}
         initialDate={date}
         timeZone="UTC"
-        now={`${now}:00`}
+        now={now}
         firstDay={firstDay}
         headerToolbar={false}
         height="auto"

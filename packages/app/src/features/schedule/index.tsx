@@ -152,7 +152,7 @@ export default function SchedulePage() {
                 view={FC_VIEW[view]}
                 date={date}
                 firstDay={weekStart === 'sunday' ? 0 : 1}
-                now={`${now.date}T${now.time}`}
+                timeZone={tz}
                 visits={shown}
                 team={members}
                 clients={clients}
