@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { KeyAuthenticator } from '../src/http/auth.ts';
+import { hashToken } from '../src/kernel/tokens.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { buildTestApp, client, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
@@ -18,6 +20,24 @@ describe('key cache', () => {
     t.queries.length = 0;
     for (let i = 0; i < 5; i++) assert.equal((await api.get('/api/v1/workspace')).status, 200);
     assert.equal(t.queries.filter((q) => q.includes('"api_keys"')).length, 0, t.queries.join('\n'));
+  });
+
+  test('an entry is found by exactly what was sent: a form key spelled as a header is not the header, and forgetting the key drops both', async () => {
+    const authenticator = new KeyAuthenticator(t.db);
+    const lookups = () => t.queries.filter((q) => q.includes('"api_keys"') && !q.startsWith('update')).length;
+    t.queries.length = 0;
+    assert.equal((await authenticator.fromHeader(`Bearer ${ws.token}`)).workspaceId, ws.workspace.id);
+    assert.equal((await authenticator.fromToken(ws.token)).workspaceId, ws.workspace.id);
+    assert.equal(lookups(), 2, 'one lookup for each way of sending the key');
+    await authenticator.fromHeader(`Bearer ${ws.token}`);
+    await authenticator.fromToken(ws.token);
+    assert.equal(lookups(), 2, 'then both come from the cache');
+    // The form's key is a bare token: the header's text, which the cache knows, is still refused there.
+    await assert.rejects(authenticator.fromToken(`Bearer ${ws.token}`), { status: 401, message: 'Invalid API key' });
+    authenticator.forget(hashToken(ws.token));
+    await authenticator.fromHeader(`Bearer ${ws.token}`);
+    await authenticator.fromToken(ws.token);
+    assert.equal(lookups(), 4, 'forgetting the key dropped the entries of both');
   });
 
   test('two server processes: a key revoked elsewhere is refused by both within one second', async () => {

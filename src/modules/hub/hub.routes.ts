@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../../http/context.ts';
+import { rateLimiter } from '../../http/rate-limit.ts';
 import { AppError, ValidationError } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import {
@@ -75,12 +75,9 @@ export async function hubRoutes(app: FastifyInstance, options: HubOptions) {
     production: true,
   });
 
-  // HUB_RATE_LIMIT per token and per client address, by the same limiter the API uses.
-  await app.register(rateLimit, { global: false, redis: redis ?? undefined, nameSpace: 'fieldwork-hub-', skipOnError: true });
-  const limits = { max: config.hubRateLimit.max, timeWindow: config.hubRateLimit.windowMs };
-  const byAddress = app.createRateLimit({ ...limits, keyGenerator: (req) => `ip:${req.ip}` });
-  // The token's hash: the counter (in this process or Redis) never holds a working token.
-  const byToken = app.createRateLimit({ ...limits, keyGenerator: (req) => `token:${hashToken((req.params as Partial<Params>).token ?? '')}` });
+  // HUB_RATE_LIMIT per token and per client address, by the limiter the API uses. The
+  // token's hash: the counter (in this process or Redis) never holds a working token.
+  const limiter = rateLimiter(config.hubRateLimit, redis, 'fieldwork-hub');
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.headers(SECURITY_HEADERS);
@@ -88,13 +85,13 @@ export async function hubRoutes(app: FastifyInstance, options: HubOptions) {
   });
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.url === STYLESHEET_PATH) return;
-    const checks = [await byAddress(req)];
-    if ((req.params as Partial<Params>).token !== undefined) checks.push(await byToken(req));
-    for (const c of checks) {
-      if (!c.isAllowed && c.isExceeded) {
-        reply.header('retry-after', String(c.ttlInSeconds));
-        throw new AppError(429, 'Too many requests');
-      }
+    const token = (req.params as Partial<Params>).token;
+    const checks = [await limiter.hit(`ip:${req.ip}`)];
+    if (token !== undefined) checks.push(await limiter.hit(`token:${hashToken(token)}`));
+    const refused = checks.find((c) => !c.allowed);
+    if (refused) {
+      reply.header('retry-after', String(refused.resetSeconds));
+      throw new AppError(429, 'Too many requests');
     }
   });
 

@@ -7,8 +7,8 @@ import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { checkIdempotencyKey, claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.ts';
 import { transact } from '../../http/transact.ts';
+import { rateLimiter } from '../../http/rate-limit.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
-import { formRateLimiter } from './form-rate-limit.ts';
 import { formFieldDefinitions, workspaceHash } from './intake.repo.ts';
 import { EmbedFieldsBody, EmbedFieldsResponse, EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
 import { intake, splitName } from './intake.service.ts';
@@ -45,7 +45,7 @@ function checkInternalKey(expected: string | null, header: string | undefined): 
 export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: IntakeOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = ctx;
-  const limiter = formRateLimiter(config.formRateLimit, redis);
+  const limiter = rateLimiter(config.formRateLimit, redis, 'fieldwork-form'); // per workspace
 
   /** The form's key, from the body: D2 (401), its scope, and D21 for legacy keys. */
   async function formKey(apiKey: string, workspaceId: number | undefined, scope: string) {
@@ -166,9 +166,9 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       if (hash === undefined) throw notFound('Workspace');
       // E11: a repeat (a resubmitted form) is answered before it counts against the form's limit.
       if (idempotency_key !== undefined && (await claimIdempotencyKey({ db, ttlMs: config.idempotencyTtl }, req, reply, auth, idempotency_key))) return reply;
-      const { allowed, retryAfterSeconds } = await limiter.hit(hash);
-      if (!allowed) {
-        reply.header('retry-after', String(retryAfterSeconds));
+      const counted = await limiter.hit(hash); // the workspace's hash, not its id: ids repeat across databases sharing one Redis
+      if (!counted.allowed) {
+        reply.header('retry-after', String(counted.resetSeconds));
         throw new AppError(429, 'Rate limit exceeded'); // SPEC Errors: the form's own wording
       }
       // req.auth is `auth` with the form's key once one was claimed.
