@@ -47,11 +47,12 @@ interface UserNames {
 }
 const ref = (u: UserNames): UserRef | null => (u.user_id ? { id: u.user_id, first_name: u.first_name, last_name: u.last_name } : null);
 
-/** The single-GET shape of a row and its two users. */
-export function contactDetailOf(row: ContactRow, owner: UserRef | null, createdBy: UserRef | null): ContactDetail {
+/** The single-GET shape of a row and its two users; `extra`: the columns a query joined in. */
+export function contactDetailOf(row: ContactRow, owner: UserRef | null, createdBy: UserRef | null, extra?: ReadonlySet<string>): ContactDetail {
   // decode already made a new object: the users go onto it rather than into a third copy (the hottest read).
-  return Object.assign(contactCodec.decode(row), { owner, created_by: createdBy });
+  return Object.assign(contactCodec.decode(row, extra), { owner, created_by: createdBy });
 }
+const USER_COLUMNS = new Set(['o_id', 'o_first', 'o_last', 'b_id', 'b_first', 'b_last']);
 
 // The hottest read of the API: one prepared statement, the two users joined.
 const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) =>
@@ -69,8 +70,7 @@ const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) =>
 export async function findContactDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<ContactDetail | undefined> {
   const [r] = await detailById(db, { ws: workspaceId, id });
   if (!r) return undefined;
-  const { o_id, o_first, o_last, b_id, b_first, b_last, ...row } = r;
-  return contactDetailOf(row, ref({ user_id: o_id, first_name: o_first, last_name: o_last }), ref({ user_id: b_id, first_name: b_first, last_name: b_last }));
+  return contactDetailOf(r, ref({ user_id: r.o_id, first_name: r.o_first, last_name: r.o_last }), ref({ user_id: r.b_id, first_name: r.b_first, last_name: r.b_last }), USER_COLUMNS);
 }
 
 /**

@@ -120,7 +120,7 @@ export async function listEvents(db: Kysely<DB>, workspaceId: number, q: EventQu
   };
   const page = await list(db, filters, q);
   return {
-    rows: page.rows.map(({ assignees, ...row }) => ({ ...eventCodec.decode(row), assignee_ids: (parseJson(assignees) ?? []).map((a) => a.user_id) })),
+    rows: page.rows.map((row) => Object.assign(eventCodec.decode(row, ASSIGNEES), { assignee_ids: (parseJson(row.assignees) ?? []).map((a) => a.user_id) })),
     pagination: page.pagination,
   };
 }
@@ -136,16 +136,16 @@ export async function findEventDetail(db: Kysely<DB>, workspaceId: number, id: n
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { assignees, job, ...event } = row;
-  const list: Assignee[] = parseJson(assignees) ?? [];
-  return {
-    ...eventCodec.decode(event),
-    customer_confirmed_at: event.customer_confirmed_at,
+  const list: Assignee[] = parseJson(row.assignees) ?? [];
+  return Object.assign(eventCodec.decode(row, DETAIL_COLUMNS), {
+    customer_confirmed_at: row.customer_confirmed_at,
     assignee_ids: list.map((a) => a.user_id),
     assignees: list.filter((a) => a.member !== null).map((a) => ({ id: a.user_id, first_name: a.first_name, last_name: a.last_name })),
-    job: parseJson(job),
-  };
+    job: parseJson(row.job),
+  });
 }
+const ASSIGNEES = new Set(['assignees']);
+const DETAIL_COLUMNS = new Set(['assignees', 'job']);
 
 export async function insertEvent(db: Kysely<DB>, values: Insertable<EventsTable>) {
   return db

@@ -1,6 +1,8 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { DB, HubLinksTable } from '../../db/schema.ts';
+import { quoteOf } from '../quotes/quotes.repo.ts';
+import type { Quote } from '../quotes/quotes.schemas.ts';
 
 // E7, E8: the customer hub's SQL. Every read after the link lookup is scoped by
 // the link's workspace and contact, so another contact's or workspace's id is not found.
@@ -133,12 +135,15 @@ const hubQuoteQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }
   db.selectFrom('quotes').selectAll('quotes').select(lastByCustomer).where('quotes.workspace_id', '=', p.ws).where('quotes.contact_id', '=', p.contact).where('quotes.id', '=', p.id),
 );
 
-/** A quote row as the hub may show it (see hubQuote), or undefined. */
-function visibleQuote<Q extends { status: string }>(quote: Q, lastBy: unknown) {
-  const changesRequested = quote.status === 'draft' && Number(lastBy ?? 0) === 1;
-  if (quote.status === 'draft' && !changesRequested) return undefined;
+/** The quote as the hub may show it (see hubQuote), or undefined. */
+function visibleQuote(row: { status: string }, quote: Quote, lastBy: unknown) {
+  const changesRequested = row.status === 'draft' && Number(lastBy ?? 0) === 1;
+  if (row.status === 'draft' && !changesRequested) return undefined;
   return { quote, changesRequested };
 }
+const LAST_BY_CUSTOMER = new Set(['last_by_customer']);
+// The link's columns the statement adds to the quote's (first_name and the rest).
+const LINK_QUOTE_EXTRA = new Set(['last_by_customer', 'first_name', 'last_name', 'workspace_name', 'currency', 'country', 'timezone', 'address', 'phone', 'email', 'website', 'tax_number', 'logo_key']);
 
 /**
  * The contact's quote as the hub may show it: not a draft, unless the customer's
@@ -147,9 +152,7 @@ function visibleQuote<Q extends { status: string }>(quote: Q, lastBy: unknown) {
  */
 export async function hubQuote(db: Kysely<DB>, workspaceId: number, contactId: number, id: number) {
   const [row] = await hubQuoteQuery(db, { ws: workspaceId, contact: contactId, id });
-  if (!row) return undefined;
-  const { last_by_customer, ...quote } = row;
-  return visibleQuote(quote, last_by_customer);
+  return row && visibleQuote(row, quoteOf(row, LAST_BY_CUSTOMER), row.last_by_customer);
 }
 
 // The quote page's usual case in one statement: the link, its contact and workspace,
@@ -171,12 +174,27 @@ const hubLinkQuoteQuery = prepared({ tokenHash: 'string', nowIso: 'string', id: 
 
 /** A live link and its contact's quote `id` as the hub may show it, in one statement; undefined for anything else. */
 export async function findHubLinkQuote(db: Kysely<DB>, tokenHash: string, nowIso: string, id: number) {
-  const [row] = await hubLinkQuoteQuery(db, { tokenHash, nowIso, id });
-  if (!row) return undefined;
-  const { last_by_customer, first_name, last_name, workspace_name, currency, country, timezone, address, phone, email, website, tax_number, logo_key, ...quote } = row;
-  const link: HubLinkRow = { workspace_id: quote.workspace_id, contact_id: quote.contact_id!, first_name, last_name, workspace_name, currency, country, timezone, address, phone, email, website, tax_number, logo_key };
-  const visible = visibleQuote(quote, last_by_customer);
-  return visible && { link, ...visible };
+  const [r] = await hubLinkQuoteQuery(db, { tokenHash, nowIso, id });
+  if (!r) return undefined;
+  const visible = visibleQuote(r, quoteOf(r, LINK_QUOTE_EXTRA), r.last_by_customer);
+  if (!visible) return undefined;
+  const link: HubLinkRow = {
+    workspace_id: r.workspace_id,
+    contact_id: r.contact_id!,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    workspace_name: r.workspace_name,
+    currency: r.currency,
+    country: r.country,
+    timezone: r.timezone,
+    address: r.address,
+    phone: r.phone,
+    email: r.email,
+    website: r.website,
+    tax_number: r.tax_number,
+    logo_key: r.logo_key,
+  };
+  return { link, ...visible };
 }
 
 const lastStatusCommentQuery = prepared({ ws: 'number', quote: 'number' }, (db, p) =>

@@ -151,14 +151,14 @@ export async function hubDocument(db: Kysely<DB>, token: string, kind: 'quote' |
     // The usual case in one statement; anything else (an expired link, another
     // contact's quote, a draft) takes the steps below, which say which it is.
     const found = await findHubLinkQuote(db, hashToken(token), now(), Number(id));
-    if (found) return { kind, hub: contextOf(found.link), quote: quoteOf(found.quote), changesRequested: found.changesRequested };
+    if (found) return { kind, hub: contextOf(found.link), quote: found.quote, changesRequested: found.changesRequested };
   }
   const hub = await resolveHub(db, token);
   const docId = hubId(id);
   if (kind === 'quote') {
     const found = await hubQuote(db, hub.workspaceId, hub.contactId, docId);
     if (!found) throw hubNotFound();
-    return { kind, hub, quote: quoteOf(found.quote), changesRequested: found.changesRequested };
+    return { kind, hub, quote: found.quote, changesRequested: found.changesRequested };
   }
   const row = await hubInvoice(db, hub.workspaceId, hub.contactId, docId);
   if (!row) throw hubNotFound();

@@ -15,17 +15,15 @@ import { csv } from '../../kernel/schemas.ts';
 import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import type { Invoice, InvoiceDetail, InvoiceQuery } from './invoices.schemas.ts';
 
-export const invoiceCodec = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'] });
+export const invoiceCodec = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'], omit: ['created_by', 'amount_paid_cents'] });
 export const invoices = tenantRows('invoices');
 
 /** E4: `amount_paid` and `balance` from the stored cents, never a float sum. */
 const money = (total: number, paidCents: number) => ({ amount_paid: fromCents(paidCents), balance: fromCents(totalCents(total) - paidCents) });
 
-/** The API record of a row. */
-export function invoiceOf(row: Selectable<InvoicesTable>): Invoice {
-  const { created_by: _, amount_paid_cents, ...rest } = row;
-  const invoice = invoiceCodec.decode(rest);
-  return { ...invoice, ...money(invoice.total, Number(amount_paid_cents ?? 0)) };
+/** The API record of a row; `extra`: the columns a query joined in, left to its caller. */
+export function invoiceOf(row: Selectable<InvoicesTable>, extra?: ReadonlySet<string>): Invoice {
+  return Object.assign(invoiceCodec.decode(row, extra), money(row.total, Number(row.amount_paid_cents ?? 0)));
 }
 
 const listSpec: ListSpec = {
@@ -91,9 +89,10 @@ const detailRefs = (db: Kysely<DB>) => {
   return (eb: Parameters<typeof contactNameJson>[0]) => [contactNameJson(eb, d, 'invoices.contact_id').as('contact'), documentRefJson(eb, d, 'invoices.job_id').as('job')];
 };
 
+const DETAIL_COLUMNS = new Set(['contact', 'job']);
 function detailOf(row: Selectable<InvoicesTable> & { contact: string | null; job: string | null }): InvoiceDetail {
-  const { contact, job, ...invoice } = row;
-  return { ...invoiceOf(invoice), contact: parseJson(contact), job: parseJson(job) };
+  const refs: Pick<InvoiceDetail, 'contact' | 'job'> = { contact: parseJson(row.contact), job: parseJson(row.job) };
+  return Object.assign(invoiceOf(row, DETAIL_COLUMNS), refs);
 }
 
 /**

@@ -21,13 +21,12 @@ import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-field
 import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
 
-export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'] });
+export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'], omit: ['created_by'] });
 export const jobs = tenantRows('jobs');
 
 /** The API record of a row. */
-export function jobOf(row: Selectable<JobsTable>): Job {
-  const { created_by: _, ...rest } = row;
-  return jobCodec.decode(rest);
+export function jobOf(row: Selectable<JobsTable>, extra?: ReadonlySet<string>): Job {
+  return jobCodec.decode(row, extra);
 }
 
 const listSpec: ListSpec = {
@@ -88,16 +87,15 @@ export async function findJobDetail(db: Kysely<DB>, workspaceId: number, id: num
     .where('jobs.id', '=', id);
   const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
   if (!row) return undefined;
-  const { contact, property, request, quote, salesperson, ...job } = row;
-  return {
-    ...jobOf(job),
-    contact: parseJson(contact),
-    property: parseJson(property),
-    request: parseJson(request),
-    quote: parseJson(quote),
-    salesperson: parseJson(salesperson),
-  };
+  return Object.assign(jobOf(row, DETAIL_COLUMNS), {
+    contact: parseJson(row.contact),
+    property: parseJson(row.property),
+    request: parseJson(row.request),
+    quote: parseJson(row.quote),
+    salesperson: parseJson(row.salesperson),
+  });
 }
+const DETAIL_COLUMNS = new Set(['contact', 'property', 'request', 'quote', 'salesperson']);
 
 interface JobInputValues {
   ws: number;

@@ -23,13 +23,12 @@ import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-field
 import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
-export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'] });
+export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'], omit: ['created_by'] });
 export const quotes = tenantRows('quotes');
 
-/** The API record of a row. */
-export function quoteOf(row: Selectable<QuotesTable>): Quote {
-  const { created_by: _, ...rest } = row;
-  return quoteCodec.decode(rest);
+/** The API record of a row; `extra`: the columns a query joined in, left to its caller. */
+export function quoteOf(row: Selectable<QuotesTable>, extra?: ReadonlySet<string>): Quote {
+  return quoteCodec.decode(row, extra);
 }
 
 const listSpec: ListSpec = {
@@ -152,18 +151,18 @@ function detailQuery(db: Kysely<DB>, workspaceId: number, jobFields: boolean) {
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
 
+const DETAIL_COLUMNS = new Set(['contact', 'property', 'request', 'salesperson', 'job', 'status_changes', 'job_fields']);
+
 function quoteDetailOf(row: DetailRow): { detail: QuoteDetail; jobDefs: FieldDef[] } {
-  const { contact, property, request, salesperson, job, status_changes, job_fields, ...quote } = row;
-  const detail: QuoteDetail = {
-    ...quoteOf(quote),
-    contact: parseJson(contact),
-    property: parseJson(property),
-    request: parseJson(request),
-    salesperson: parseJson(salesperson),
-    job: parseJson(job),
-    status_changes: parseJson(status_changes) ?? [],
-  };
-  return { detail, jobDefs: fieldDefsOf(job_fields) };
+  const detail: QuoteDetail = Object.assign(quoteOf(row, DETAIL_COLUMNS), {
+    contact: parseJson(row.contact),
+    property: parseJson(row.property),
+    request: parseJson(row.request),
+    salesperson: parseJson(row.salesperson),
+    job: parseJson(row.job),
+    status_changes: parseJson(row.status_changes) ?? [],
+  });
+  return { detail, jobDefs: fieldDefsOf(row.job_fields) };
 }
 
 /**
@@ -243,6 +242,8 @@ export async function setQuoteApproval(db: Kysely<DB>, workspaceId: number, id: 
   await db.updateTable('quotes').set({ approval }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
+const JOB_COLUMN = new Set(['job']);
+
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
 export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
   const d = dialectOf(db);
@@ -254,6 +255,5 @@ export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: nu
     .returningAll()
     .returning((eb) => jobOfQuoteJson(eb, d).as('job'))
     .executeTakeFirstOrThrow();
-  const { job, ...quote } = row;
-  return { quote: quoteOf(quote), job: parseJson(job) };
+  return { quote: quoteOf(row, JOB_COLUMN), job: parseJson(row.job) };
 }

@@ -10,7 +10,7 @@ import { type ContactRef, pendingRefs, type PropertyRef, type UserRef } from '..
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 
-export const requestCodec = tableCodec<Request>()('requests', { json: ['data', 'custom_fields'] });
+export const requestCodec = tableCodec<Request>()('requests', { json: ['data', 'custom_fields'], omit: ['created_by'] });
 export const requests = tenantRows('requests');
 
 const COLUMNS = [
@@ -90,8 +90,7 @@ export function requestContact(db: Kysely<DB>, workspaceId: number, contactId: n
 }
 
 export function requestOf(row: Selectable<RequestsTable>): Request {
-  const { created_by: _, ...rest } = row;
-  return requestCodec.decode(rest);
+  return requestCodec.decode(row);
 }
 
 /** Inserts and answers the stored record (no read back). */
