@@ -51,6 +51,18 @@ const assigneesJson = (eb: EventBuilder, d: Dialect) =>
       .orderBy('a.user_id'),
   );
 
+/** The list's assignees: their ids only (`assignee_ids`), so no join with the users. */
+const assigneeIdsJson = (eb: EventBuilder, d: Dialect) =>
+  jsonArrayFrom(
+    d,
+    eb
+      .selectFrom('event_assignees as a')
+      .select('a.user_id')
+      .whereRef('a.workspace_id', '=', 'events.workspace_id')
+      .whereRef('a.event_id', '=', 'events.id')
+      .orderBy('a.user_id'),
+  );
+
 interface Assignee {
   user_id: string;
   first_name: string | null;
@@ -77,7 +89,7 @@ const list = listOf(listSpec, (db, f: EventFilters) => {
   let qb = db
     .selectFrom('events')
     .select(COLUMNS)
-    .select((eb) => assigneesJson(eb, d).as('assignees'))
+    .select((eb) => assigneeIdsJson(eb, d).as('assignees'))
     .where('workspace_id', '=', f.ws);
   if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
   if (f.end_date) qb = qb.where('end_date', '<=', f.end_date);
