@@ -151,7 +151,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
   });
 
   await app.register(async (api) => {
-    await authenticated(api, { authenticator, sessions, redis, limit: config.apiRateLimit });
+    authenticated(api, { authenticator, sessions, redis, limit: config.apiRateLimit });
     idempotency(api, { db: database.db, ttlMs: config.idempotencyTtl }); // E11, on every write below
     await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
     await api.register(

@@ -58,6 +58,14 @@ describe('API rate limit (in memory)', () => {
     assert.equal(limited.statusCode, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
     assert.equal((await get('192.0.2.11')).statusCode, 404, 'another address has its own budget');
+
+    // A key sent along does not make them count per key: four addresses, one key, no 429.
+    const ws = await seedWorkspace(t.db);
+    await client(t.app, ws.token).get('/api/v1/workspace'); // the key is now cached
+    for (let i = 0; i < 4; i++) {
+      const res = await t.app.inject({ url: '/files/public/1/no-such-file.png', remoteAddress: `192.0.2.${20 + i}`, headers: { authorization: `Bearer ${ws.token}` } });
+      assert.equal(res.statusCode, 404);
+    }
   });
 
   test('the OpenAPI document is not rate limited', async () => {

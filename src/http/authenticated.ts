@@ -32,7 +32,7 @@ type RouteConfig = { scope?: RouteScope; public?: boolean; unlimited?: boolean }
  * One hook with a callback: a key the process knows and a counter kept in the
  * process cost no promise, which every request would otherwise pay.
  */
-export async function authenticated(app: FastifyInstance, { authenticator, sessions, redis, limit }: AuthenticatedOptions): Promise<void> {
+export function authenticated(app: FastifyInstance, { authenticator, sessions, redis, limit }: AuthenticatedOptions): void {
   app.addHook('onRoute', (route) => {
     const config = route.config as RouteConfig | undefined;
     if (!config?.public && config?.scope === undefined && route.method !== 'HEAD') {
@@ -45,26 +45,30 @@ export async function authenticated(app: FastifyInstance, { authenticator, sessi
   /** Scope, then count: `done` once, with the refusal if there is one. */
   function admit(request: FastifyRequest, reply: FastifyReply, auth: AuthContext | undefined, done: HookHandlerDoneFunction): void {
     const config = request.routeOptions.config as RouteConfig;
-    let counted: Count | Promise<Count>;
+    let counted: Count | Promise<Count> | null;
     try {
       if (auth) {
         request.auth = auth;
         if (config.scope) requireScope(auth, config.scope);
       }
-      if (config.unlimited) return done();
-      counted = limiter.hit(auth ? `key:${auth.keyHash}` : `ip:${request.ip}`);
+      counted = config.unlimited ? null : limiter.hit(auth ? `key:${auth.keyHash}` : `ip:${request.ip}`);
     } catch (err) {
-      return done(err as Error);
+      done(err as Error);
+      return;
     }
-    if (counted instanceof Promise) counted.then((c) => done(limited(reply, c)), done);
+    if (counted === null) done();
+    else if (counted instanceof Promise) counted.then((c) => done(limited(reply, c)), done);
     else done(limited(reply, counted));
   }
 
   app.addHook('onRequest', (request, reply, done) => {
-    if ((request.routeOptions.config as RouteConfig).public) return admit(request, reply, undefined, done);
+    const isPublic = (request.routeOptions.config as RouteConfig).public;
     const header = request.headers.authorization;
-    const known = header === undefined ? undefined : authenticator.cached(header);
-    if (known) return admit(request, reply, known, done);
+    const known = isPublic || header === undefined ? undefined : authenticator.cached(header);
+    if (isPublic || known) {
+      admit(request, reply, known, done); // a public route: no key, counted per address
+      return;
+    }
     const bySession = header === undefined && sessionToken(request) !== null;
     (bySession ? sessions.fromRequest(request) : authenticator.fromHeader(header)).then((auth) => admit(request, reply, auth, done), done); // D2, D28
   });

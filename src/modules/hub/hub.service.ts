@@ -14,7 +14,7 @@ import { AppError, notFound, ValidationError } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { invoiceOf } from '../invoices/invoices.repo.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
-import { quoteOf, quotes, setQuoteApproval } from '../quotes/quotes.repo.ts';
+import { quotes, setQuoteApproval } from '../quotes/quotes.repo.ts';
 import type { Quote } from '../quotes/quotes.schemas.ts';
 import { setQuoteStatus } from '../quotes/quotes.service.ts';
 import { createRequest } from '../requests/requests.service.ts';
