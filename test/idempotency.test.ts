@@ -625,8 +625,9 @@ describe('E11 idempotency keys', () => {
         assert.equal(again.status, first.status);
         assert.equal(again.replayed, 'true');
         assert.equal(again.raw, first.raw);
+        // The file sweeper (requested by an earlier case's delete) runs on its own timer: not the replay's.
         assert.deepEqual(
-          t.queries.filter((q) => !q.includes('"idempotency_keys"') && !q.includes('"api_keys"')),
+          t.queries.filter((q) => !q.includes('"idempotency_keys"') && !q.includes('"api_keys"') && !q.includes('"file_deletions"')),
           [],
           'a replay runs nothing but its lookup',
         );
