@@ -56,7 +56,7 @@ execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdi
 const server = spawn(process.execPath, ['dist/bench/server.js'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, BENCH_QUOTES: '10' },
+  env: { ...process.env, BENCH_QUOTES: '10', BENCH_DRAFTS: '0' },
 });
 const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve))) as {
   app: string;

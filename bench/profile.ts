@@ -19,7 +19,7 @@ execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdi
 const server = spawn(process.execPath, ['dist/bench/server.js'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, BENCH_PROFILING: '1', BENCH_QUOTES: process.env.BENCH_QUOTES ?? '2000' },
+  env: { ...process.env, BENCH_PROFILING: '1', BENCH_QUOTES: process.env.BENCH_QUOTES ?? '2000', BENCH_DRAFTS: process.env.BENCH_DRAFTS ?? '4000' },
 });
 const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve))) as {
   app: string;

@@ -1,6 +1,6 @@
 // `npx tsx bench/rss.ts`: the API process started on its own (`node dist/src/main.js` with
 // the V8 flags of `npm start`,
-// the embedded worker on) over a database bench/server.ts seeded, and its resident
+// the embedded worker on) over a database bench/fixture.ts seeded, and its resident
 // memory sampled every 100 ms: idle, then through the single GET, the list, the search,
 // a create and the 50-line invoice PDF at 20 a second (issue 24: under 150 MB through
 // the whole bench). BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (8).
@@ -10,28 +10,25 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { load } from './load.ts';
+import { startFlags } from './start-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
 const url = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-rss-')), 'bench.db')}`;
 
-// Seed with bench/server.ts, then stop it: the measured process never seeded anything.
-const seeder = spawn(process.execPath, ['dist/bench/server.js'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_QUOTES: '500' } });
+// Seed with bench/fixture.ts (it exits when done): the measured process never seeded anything.
+const seeder = spawn(process.execPath, ['dist/bench/fixture.js'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_QUOTES: '500', BENCH_DRAFTS: '0' } });
+const seeded = new Promise((resolve) => seeder.once('exit', resolve));
 const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: seeder.stdout! }).once('line', resolve))) as {
   token: string;
   contactId: number;
   pdfInvoiceId: number;
 };
-seeder.kill('SIGTERM');
-await new Promise((resolve) => seeder.once('exit', resolve));
+await seeded;
 
 // Started as `npm start` starts it: with the V8 flags of its script (F167).
-const startScript = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-const startFlags = (/node ((?:--\S+ )*)dist\/src\/main\.js/.exec(startScript)?.[1] ?? '').split(' ').filter(Boolean);
-// BENCH_NODE_FLAGS adds flags, to compare (e.g. a heap limit) against the start script's.
-startFlags.push(...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));
-const app = spawn(process.execPath, [...startFlags, 'dist/src/main.js'], {
+const app = spawn(process.execPath, [...startFlags(), 'dist/src/main.js'], {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
   env: { ...process.env, DATABASE_URL: url, PORT: '38471', HOST: '127.0.0.1', LOG_LEVEL: 'warn', API_RATE_LIMIT: '100000000/1m' },

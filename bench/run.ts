@@ -6,12 +6,14 @@
 // BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL; BENCH_SECONDS sets each
 // run's length, BENCH_CONNECTIONS the connections (32), BENCH_CONTACTS the contacts
 // seeded in the workspace (20,000), BENCH_ONLY=<text> only the scenarios naming it,
-// BENCH_SEARCH the search scenario's term (Last42).
+// BENCH_SEARCH the search scenario's term (Last42); BENCH_QUOTES and BENCH_DRAFTS the
+// quotes seeded (bench/fixture.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { type Load, type LoadResult, load, loadTool } from './load.ts';
+import { startFlags } from './start-flags.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 // A scenario and its floor alternate BENCH_ROUNDS times (app, floor, app, floor, ...): on a
@@ -24,14 +26,15 @@ const root = path.resolve(import.meta.dirname, '..');
 // (BENCH_RUNNER=tsx runs the TypeScript through tsx instead, for comparison).
 const runner = process.env.BENCH_RUNNER === 'tsx' ? 'tsx' : 'dist';
 if (runner === 'dist') execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
-const start = (name: string, env: Record<string, string> = {}) => {
-  const args = runner === 'tsx' ? ['--import', 'tsx', `bench/${name}.ts`] : [`dist/bench/${name}.js`];
+const start = (name: string, env: Record<string, string> = {}, flags: string[] = []) => {
+  const args = [...flags, ...(runner === 'tsx' ? ['--import', 'tsx', `bench/${name}.ts`] : [`dist/bench/${name}.js`])];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve));
   return { child, line };
 };
 const bare = start('bare');
-const server = start('server');
+// The app as `npm start` runs it (its V8 flags); it seeds nothing itself (bench/fixture.ts does).
+const server = start('server', {}, startFlags());
 interface Info {
   url: string;
   side: string;
@@ -50,8 +53,9 @@ interface Info {
   dialect: string;
 }
 const info = { ...(JSON.parse(await server.line) as Info), bare: await bare.line };
-// The floor (bench/floor.ts) over the same database, started once the app has seeded it.
-const floorProcess = start('floor', { FLOOR_DATABASE_URL: info.url });
+// The floor (bench/floor.ts) over the same database, started once bench/fixture.ts has seeded it.
+// The same V8 flags as the app: the two differ by the work they do, not by their heap settings.
+const floorProcess = start('floor', { FLOOR_DATABASE_URL: info.url }, startFlags());
 const floor = await floorProcess.line;
 // The app's resident memory, sampled while it is under load.
 let peakRss = 0;
