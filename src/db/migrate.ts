@@ -18,6 +18,7 @@ import * as m0016 from './migrations/0016-accounts.ts';
 import * as m0017 from './migrations/0017-settings.ts';
 import * as m0018 from './migrations/0018-logo.ts';
 import * as m0019 from './migrations/0019-home-indexes.ts';
+import * as m0020 from './migrations/0020-status-order-indexes.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0017-settings': m0017,
   '0018-logo': m0018,
   '0019-home-indexes': m0019,
+  '0020-status-order-indexes': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
