@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
 import { call, setUp, signIn } from './session-client.ts';
+import { updateJobRow } from '../src/modules/jobs/jobs.repo.ts';
+import { setQuoteStatus } from '../src/modules/quotes/quotes.service.ts';
 
 const isAuth = (q: string) => /"api_keys"/.test(q);
 /** The file sweeper's own polling (src/storage/sweeper.ts) runs beside requests, not in them; a request only inserts into file_deletions. */
@@ -255,5 +257,38 @@ describe('round trips: the hub', () => {
     assert.equal(changes.statusCode, 200);
     assert.match(changes.body, /Fewer shrubs, please/);
     within(t.queries.filter((q) => !isSweeper(q)), 3, 'GET /hub/<token>/quotes/:id (changes asked for)');
+  });
+});
+
+// F166: the hot writes' statements are built and compiled once per shape. A Kysely plugin
+// sees every statement a builder compiles; a shaped statement runs already compiled.
+describe('hot writes compiled once per shape (F166)', () => {
+  test('accepting a quote (its update, status change, job, counter and events) and updating a job build no statement after the first of their shape', async () => {
+    let built = 0;
+    const counting = t.db.withPlugin({
+      transformQuery: ({ node }) => {
+        built++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const ws = await seedWorkspace(t.db);
+    const owner = client(t.app, ws.token);
+    const drafts: number[] = [];
+    for (let i = 0; i < 2; i++) drafts.push((await owner.post('/api/v1/quotes', { name: `Shape ${i}`, contact_id: null, line_items: lineItems })).body.data.id as number);
+    const accept = (id: number) => counting.transaction().execute((trx) => setQuoteStatus(trx, ws.workspace.id, null, id, 'accepted', null));
+    await accept(drafts[0]!);
+    built = 0;
+    const second = await accept(drafts[1]!);
+    assert.equal(second.status, 'accepted');
+    assert.equal(built, 0, 'a second accept of the same shape compiled statements');
+
+    const jobId = second.job!.id;
+    await updateJobRow(counting, ws.workspace.id, jobId, { name: 'First edit', updated_at: new Date().toISOString() });
+    built = 0;
+    const edited = await updateJobRow(counting, ws.workspace.id, jobId, { name: 'Second edit', updated_at: new Date().toISOString() });
+    assert.equal(edited.name, 'Second edit');
+    assert.equal(built, 0, 'a second job update of the same shape compiled statements');
+    assert.equal((await owner.get(`/api/v1/jobs/${jobId}`)).body.data.name, 'Second edit');
   });
 });

@@ -149,17 +149,21 @@ export async function loadJobInputs(
   return { refs, defs: fieldDefsOf(row.fields), missing };
 }
 
+// The writes' statements are compiled once per shape (which columns are set), as lists are (F165, F166).
+const insertJobQuery = shapedQuery((db, values: Insertable<JobsTable>) => db.insertInto('jobs').values(values).returningAll());
+// One flat object: shapedQuery keys a nested object by its JSON, values included.
+const updateJobQuery = shapedQuery((db, { where_ws, where_id, ...set }: Updateable<JobsTable> & { where_ws: number; where_id: number }) =>
+  db.updateTable('jobs').set(set).where('workspace_id', '=', where_ws).where('id', '=', where_id).returningAll(),
+);
+
 export async function insertJobRow(db: Kysely<DB>, values: Insertable<JobsTable>): Promise<Job> {
-  return jobOf(await db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow());
+  const [row] = await insertJobQuery(db, values);
+  if (!row) throw new Error('insertJobRow: no row');
+  return jobOf(row);
 }
 
 export async function updateJobRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<JobsTable>): Promise<Job> {
-  const row = await db
-    .updateTable('jobs')
-    .set(values)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const [row] = await updateJobQuery(db, { ...values, where_ws: workspaceId, where_id: id });
+  if (!row) throw new Error('updateJobRow: no row');
   return jobOf(row);
 }

@@ -54,15 +54,12 @@ export function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
   return list(db, { ws: workspaceId, contact_id: q.contact_id, status, exclude_statuses }, q);
 }
 
-export async function insertStatusChange(
-  db: Kysely<DB>,
-  workspaceId: number,
-  change: { quote_id: number; status: string; comment: string | null; user_id: string | null; created_at: string; by_customer?: number },
-) {
-  await db
-    .insertInto('quote_status_changes')
-    .values({ ...change, workspace_id: workspaceId })
-    .execute();
+type StatusChangeRow = { quote_id: number; status: string; comment: string | null; user_id: string | null; created_at: string; by_customer?: number };
+// Compiled once per shape, as every hot write (F166): a status change is on the path of accepting a quote.
+const insertStatusChangeQuery = shapedQuery((db, values: StatusChangeRow & { workspace_id: number }) => db.insertInto('quote_status_changes').values(values));
+
+export async function insertStatusChange(db: Kysely<DB>, workspaceId: number, change: StatusChangeRow) {
+  await insertStatusChangeQuery(db, { ...change, workspace_id: workspaceId });
 }
 
 
@@ -245,15 +242,19 @@ export async function setQuoteApproval(db: Kysely<DB>, workspaceId: number, id: 
 const JOB_COLUMN = new Set(['job']);
 
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
-export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
-  const d = dialectOf(db);
-  const row = await db
+// One flat object: shapedQuery keys a nested object by its JSON, values included.
+const updateQuoteQuery = shapedQuery((db, { where_ws, where_id, ...set }: Updateable<QuotesTable> & { where_ws: number; where_id: number }) =>
+  db
     .updateTable('quotes')
-    .set(values)
-    .where('quotes.workspace_id', '=', workspaceId)
-    .where('quotes.id', '=', id)
+    .set(set)
+    .where('quotes.workspace_id', '=', where_ws)
+    .where('quotes.id', '=', where_id)
     .returningAll()
-    .returning((eb) => jobOfQuoteJson(eb, d).as('job'))
-    .executeTakeFirstOrThrow();
+    .returning((eb) => jobOfQuoteJson(eb, dialectOf(db)).as('job')),
+);
+
+export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
+  const [row] = await updateQuoteQuery(db, { ...values, where_ws: workspaceId, where_id: id });
+  if (!row) throw new Error('updateQuoteRow: no row');
   return { quote: quoteOf(row, JOB_COLUMN), job: parseJson(row.job) };
 }
