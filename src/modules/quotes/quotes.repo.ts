@@ -241,7 +241,6 @@ export async function setQuoteApproval(db: Kysely<DB>, workspaceId: number, id: 
 
 const JOB_COLUMN = new Set(['job']);
 
-/** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
 // One flat object: shapedQuery keys a nested object by its JSON, values included.
 const updateQuoteQuery = shapedQuery((db, { where_ws, where_id, ...set }: Updateable<QuotesTable> & { where_ws: number; where_id: number }) =>
   db
@@ -253,6 +252,7 @@ const updateQuoteQuery = shapedQuery((db, { where_ws, where_id, ...set }: Update
     .returning((eb) => jobOfQuoteJson(eb, dialectOf(db)).as('job')),
 );
 
+/** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
 export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
   const [row] = await updateQuoteQuery(db, { ...values, where_ws: workspaceId, where_id: id });
   if (!row) throw new Error('updateQuoteRow: no row');
