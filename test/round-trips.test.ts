@@ -262,7 +262,7 @@ describe('round trips: the hub', () => {
 
 // F166: the hot writes' statements are built and compiled once per shape. A Kysely plugin
 // sees every statement a builder compiles; a shaped statement runs already compiled.
-describe('hot writes compiled once per shape (F166)', () => {
+describe('hot writes compiled once per shape (F166; accepting a quote: F178)', () => {
   test('accepting a quote (its update, status change, job, counter and events) and updating a job build no statement after the first of their shape', async () => {
     let built = 0;
     const counting = t.db.withPlugin({
