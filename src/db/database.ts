@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
+import { kyselyStatement, type RowReader, rowReader } from './sqlite-rows.ts';
 
 // pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
 const require = createRequire(import.meta.url);
@@ -94,12 +95,12 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     const reader = new SQLite(file);
     reader.pragma('busy_timeout = 5000');
     reader.pragma('query_only = 1');
-    const statements = new Map<string, SQLite.Statement>();
+    const statements = new Map<string, RowReader>();
     directReads.set(db, async (_name, text, parameters) => {
       onQuery?.(text);
-      let stmt = statements.get(text);
-      if (!stmt) statements.set(text, (stmt = reader.prepare(text)));
-      return stmt.all(...parameters);
+      let read = statements.get(text);
+      if (!read) statements.set(text, (read = rowReader(reader.prepare(text))));
+      return read(parameters);
     });
     return {
       db,
@@ -146,7 +147,7 @@ function namedStatements(client: object): void {
  * statement is never used twice at once).
  */
 function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, ReturnType<typeof kyselyStatement>>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
@@ -165,7 +166,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
         let stmt = cache.get(source);
         if (!stmt) {
           if (cache.size >= max) cache.delete(cache.keys().next().value!);
-          stmt = prepare(source);
+          stmt = kyselyStatement(prepare(source));
           cache.set(source, stmt);
         }
         return stmt;
