@@ -18,6 +18,7 @@ import { authRoutes } from './modules/accounts/auth.routes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { idempotency } from './http/idempotency.ts';
 import { parseQuery, registerValidators, routablePath } from './http/validation.ts';
+import { registerSerializers } from './http/compile-on-first-use.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { filesRoutes } from './modules/uploads/files.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
     return body === '' ? done(null, undefined) : parseJson(request, body as string, done);
   });
   registerValidators(app);
+  registerSerializers(app);
   registerErrorHandler(app);
   // F127: HTML, CSS, JS and JSON above 1 KB, compressed when the client accepts it; never
   // PDFs, images or uploads (already compressed). Its onSend runs after every other

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { PathSegment } from '../kernel/errors.ts';
+import { validatorOnFirstUse } from './compile-on-first-use.ts';
 
 // ajv-formats is CommonJS: under ESM its default import is `module.exports`, typed as
 // the module's namespace; the plugin is also its own `default` property, typed as such.
@@ -286,7 +287,7 @@ function withChecks(validate: ValidateFunction, schema: Schema, text: boolean) {
 export function registerValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const text = httpPart !== 'body';
-    return withChecks((text ? textAjv : bodyAjv).compile(schema), schema as Schema, text);
+    return validatorOnFirstUse(() => withChecks((text ? textAjv : bodyAjv).compile(schema), schema as Schema, text));
   });
   app.addHook('onSend', (request, reply, _payload, done) => {
     const body = request.body;
