@@ -60,6 +60,8 @@ describe('tax rates', () => {
       ] as const) {
         ids.push((await mine.post('/api/v1/tax-rates', { name, rate, description })).body.data.id);
       }
+      // A later millisecond than the last create: timestamps are kept to the millisecond, and a tie sorts by id.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       await mine.put(`/api/v1/tax-rates/${ids[0]}`, { description: 'county (edited)' });
     });
 
