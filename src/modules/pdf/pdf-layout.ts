@@ -2,7 +2,7 @@
 // (no font files; the text stays extractable). Pure: a Sheet in, the PDF's bytes out,
 // the same bytes for the same sheet. Run in the PDF worker threads (pdf-pool.ts), so
 // a PDF never holds the API's event loop; pdfkit and its font metrics load once per thread.
-import PDFDocument from 'pdfkit';
+import { PDFDocument } from './pdfkit-standard-fonts.ts';
 import { type Sheet, winAnsi } from './pdf-sheet.ts';
 
 // ---- layout ------------------------------------------------------------------
