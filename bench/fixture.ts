@@ -111,7 +111,10 @@ for (let i = 0; i < 320; i++) {
 }
 const calendarWeek = { start: day(14), end: day(20) };
 
-console.log(JSON.stringify({ url, calendarWeek, floorPayableInvoiceId: floorPayable.id, quoteId: hubQuote.id, hubQuotePath, pdfInvoiceId: pdfInvoice.id, payableInvoiceId: payable.id, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect }));
+const described = `${JSON.stringify({ url, calendarWeek, floorPayableInvoiceId: floorPayable.id, quoteId: hubQuote.id, hubQuotePath, pdfInvoiceId: pdfInvoice.id, payableInvoiceId: payable.id, token: key.token, formKey: formKey.token, contactId, quoteIds, sentQuoteId: sent.id, workspaceId: workspace.id, dialect: database.dialect })}\n`;
+// Written in full before the exit below: a pipe takes 64 KB at once, and the line (tens of
+// thousands of quote ids) is longer; process.exit() would cut it.
+await new Promise<void>((resolve, reject) => process.stdout.write(described, (err) => (err ? reject(err) : resolve())));
 await app.close();
 await database.close();
 process.exit(0);
