@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { backend, buildTestApp, type TestApp } from './helpers.ts';
+import { backend, buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Migration 0020: a status-filtered document list is one index range in D1 order, not a
 // walk of every newer document in other statuses, nor a sort of the whole status.
@@ -40,4 +40,37 @@ describe('lists filtered by status', () => {
       assert.match(count, new RegExp(`${table}_workspace_status_created`), count);
     });
   }
+});
+
+// F182: a quote's job (read with every quote: jobOfQuoteJson) is found through the unique
+// quote_id index, even by a plan made while `jobs` was empty, as a PostgreSQL connection's
+// named statement keeps its first generic plan; the workspace is checked on the job found.
+test("a quote's job is read through its unique quote_id, by a plan made on an empty jobs table", async () => {
+  const lookup =
+    'select q.id, (select j.id from jobs j where j.quote_id = q.id and j.workspace_id + 0 = q.workspace_id) as job from quotes q where q.workspace_id = $1 and q.id = $2';
+  if (backend === 'postgres') {
+    const plan = await t.db.connection().execute(async (conn) => {
+      assert.equal(Number((await sql<{ n: number }>`select count(*) as n from jobs`.execute(conn)).rows[0]?.n), 0);
+      await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+      await sql.raw(`prepare job_of_quote(int, int) as ${lookup}`).execute(conn);
+      const r = await sql<{ 'QUERY PLAN': string }>`explain execute job_of_quote(1, 1)`.execute(conn);
+      await sql`deallocate job_of_quote`.execute(conn);
+      await sql`reset plan_cache_mode`.execute(conn);
+      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
+    });
+    assert.match(plan, /Index Cond: \(quote_id = q\.id\)/, plan);
+  } else {
+    const plan = await planOf(lookup.replace('$1', '1').replace('$2', '1'));
+    assert.match(plan, /SEARCH j USING INDEX \S+ \(quote_id=\?\)/, plan);
+  }
+});
+
+test("the quote read's SQL looks its job up as the plan test above does", async () => {
+  const { token } = await seedWorkspace(t.db);
+  const api = client(t.app, token);
+  const id = (await api.post('/api/v1/quotes', { name: 'Plan' })).body.data.id;
+  t.queries.length = 0;
+  assert.equal((await api.get(`/api/v1/quotes/${id}`)).status, 200);
+  const read = t.queries.find((q) => q.includes('from "jobs"'));
+  assert.match(read ?? '', /"jobs"\."quote_id" = "quotes"\."id" and "jobs"\."workspace_id" \+ 0 = "quotes"\."workspace_id"/, read);
 });

@@ -73,15 +73,21 @@ export interface QuoteRefs {
 
 type QuoteBuilder = ExpressionBuilder<DB, 'quotes'>;
 
-/** D14: the job the quote yielded, as a DocumentRef. */
+/**
+ * D14: the job the quote yielded, as a DocumentRef. Found through the unique `quote_id`
+ * index (F182); the workspace is checked on the job found (`+ 0` keeps that check out of
+ * any index): with both as index conditions, a PostgreSQL plan made while `jobs` was empty
+ * (a connection's named statement keeps it) read the job through the workspace's status
+ * index, filtering every job of the workspace by quote, slower with each job.
+ */
 const jobOfQuoteJson = (eb: QuoteBuilder, d: ReturnType<typeof dialectOf>) =>
   jsonObjectFrom(
     d,
     eb
       .selectFrom('jobs')
       .select(['jobs.id', 'jobs.number', 'jobs.name', 'jobs.status'])
-      .whereRef('jobs.workspace_id', '=', 'quotes.workspace_id')
-      .whereRef('jobs.quote_id', '=', 'quotes.id'),
+      .whereRef('jobs.quote_id', '=', 'quotes.id')
+      .where(sql<boolean>`${sql.ref('jobs.workspace_id')} + 0 = ${sql.ref('quotes.workspace_id')}`),
   );
 
 /**
