@@ -15,6 +15,7 @@ import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 // E9: quotes and invoices as PDFs. The text is read back with pdfjs-dist, as a
 // PDF reader (or a screen reader, or a search) would.
 
+
 const get = (t: TestApp, token: string, url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
 describe('PDFs (E9)', () => {
@@ -107,20 +108,7 @@ describe('PDFs (E9)', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-disposition'], `attachment; filename="invoice-${inv.number}.pdf"`);
     const [page] = await pdfText(res.rawPayload);
-    for (const want of [
-      'Euro Heating',
-      'Jörg Müller',
-      `Invoice #${inv.number}`,
-      'January 10, 2026',
-      'Due date',
-      'February 9, 2026',
-      '€120.00',
-      '€240.00',
-      'Amount paid',
-      '€40.00',
-      'Balance due',
-      '€200.00',
-    ]) {
+    for (const want of ['Euro Heating', 'Jörg Müller', `Invoice #${inv.number}`, 'January 10, 2026', 'Due date', 'February 9, 2026', '€120.00', '€240.00', 'Amount paid', '€40.00', 'Balance due', '€200.00']) {
       assert.ok(page.text.includes(want), `"${want}" in: ${page.text}`);
     }
   });
@@ -133,8 +121,9 @@ describe('PDFs (E9)', () => {
       unitPrice: 10 + i,
       ...(i % 10 === 3 ? { description: long } : {}),
     }));
-    const inv = (await api.post('/api/v1/invoices', { contact_id: contactId, line_items: items, payment_instructions: 'Pay by bank transfer. '.repeat(200) }))
-      .body.data;
+    const inv = (
+      await api.post('/api/v1/invoices', { contact_id: contactId, line_items: items, payment_instructions: 'Pay by bank transfer. '.repeat(200) })
+    ).body.data;
     const res = await get(t, ws.token, `/api/v1/invoices/${inv.id}/pdf`);
     assert.equal(res.statusCode, 200);
     const pages = await pdfText(res.rawPayload);
@@ -155,14 +144,8 @@ describe('PDFs (E9)', () => {
       // Its amounts are on the same page, beside it (same baseline as the name's first line).
       const page = on[0];
       const nameItem = page.items.find((x) => x.str.startsWith(label))!;
-      assert.ok(
-        page.items.some((x) => x.str === lineTotal && Math.abs(x.y - nameItem.y) < 1),
-        `${label}: ${lineTotal} beside it`,
-      );
-      assert.ok(
-        page.items.some((x) => x.str === String(i + 1) && Math.abs(x.y - nameItem.y) < 1),
-        `${label}: quantity beside it`,
-      );
+      assert.ok(page.items.some((x) => x.str === lineTotal && Math.abs(x.y - nameItem.y) < 1), `${label}: ${lineTotal} beside it`);
+      assert.ok(page.items.some((x) => x.str === String(i + 1) && Math.abs(x.y - nameItem.y) < 1), `${label}: quantity beside it`);
     }
     for (const page of pages.slice(0, -1)) assert.ok(page.text.includes('UNIT PRICE'), 'the table header on every page with rows');
     const all = pages.map((p) => p.text).join(' ');
@@ -217,14 +200,9 @@ describe('PDFs (E9)', () => {
     assert.equal(winAnsi('Žluťoučký kůň ₹ 東'), 'Žlutoucký kun ? ?');
   });
 
-  test("PDFs are drawn in a worker thread, never the API's, with the same bytes as drawn in the API's thread (so the same text)", async () => {
+  test('PDFs are drawn in a worker thread, never the API\'s, with the same bytes as drawn in the API\'s thread (so the same text)', async () => {
     const lines = normalizeLineItems(
-      Array.from({ length: 50 }, (_, i) => ({
-        name: `Line ${i + 1}`,
-        quantity: 1 + (i % 4),
-        unitPrice: 12.5 + i,
-        ...(i % 10 === 0 ? { description: 'Parts and labour. '.repeat(8) } : {}),
-      })),
+      Array.from({ length: 50 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1 + (i % 4), unitPrice: 12.5 + i, ...(i % 10 === 0 ? { description: 'Parts and labour. '.repeat(8) } : {}) })),
     );
     const view = documentView({ line_items: lines, discount: 5, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 8, total: 0 }, 'USD');
     const sheet = {
