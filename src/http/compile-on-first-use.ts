@@ -8,7 +8,7 @@ import fastJsonStringify from 'fast-json-stringify';
 // process's memory from the start.
 
 /** Every compilation still pending: `compilePending()` runs them (tests: every schema compiles). */
-const pending = new Set<() => void>();
+const pending = new Set<() => unknown>();
 
 /** Runs every compilation not yet done; true when there were some. */
 export function compilePending(): boolean {
@@ -17,19 +17,27 @@ export function compilePending(): boolean {
   return all.length > 0;
 }
 
-/** A validator in Fastify's form (a function with `errors`), compiled at its first call. */
-export function validatorOnFirstUse(compile: () => ((data: unknown, ...rest: unknown[]) => boolean) & { errors?: ErrorObject[] | null }) {
-  let compiled: ReturnType<typeof compile> | undefined;
-  const ensure = () => {
-    compiled ??= compile();
-    pending.delete(ensure);
+/** `compile`'s result, made at the first call and kept; pending until then. */
+function onFirstUse<T>(compile: () => T): () => T {
+  let compiled: T | undefined;
+  const get = (): T => {
+    if (compiled === undefined) {
+      compiled = compile();
+      pending.delete(get);
+    }
     return compiled;
   };
-  pending.add(ensure);
+  pending.add(get);
+  return get;
+}
+
+/** A validator in Fastify's form (a function with `errors`), compiled at its first call. */
+export function validatorOnFirstUse(compile: () => ((data: unknown, ...rest: unknown[]) => boolean) & { errors?: ErrorObject[] | null }) {
+  const check = onFirstUse(compile);
   const validate = (data: unknown, ...rest: unknown[]) => {
-    const check = compiled ?? ensure();
-    const ok = check(data, ...rest);
-    validate.errors = check.errors;
+    const compiled = check();
+    const ok = compiled(data, ...rest);
+    validate.errors = compiled.errors;
     return ok;
   };
   validate.errors = null as ErrorObject[] | null | undefined;
@@ -39,13 +47,7 @@ export function validatorOnFirstUse(compile: () => ((data: unknown, ...rest: unk
 /** Response serializers (fast-json-stringify, as Fastify's default), compiled at their first answer. */
 export function registerSerializers(app: FastifyInstance): void {
   app.setSerializerCompiler(({ schema }) => {
-    let compiled: ((body: unknown) => string) | undefined;
-    const ensure = () => {
-      compiled ??= fastJsonStringify(schema as object) as (body: unknown) => string;
-      pending.delete(ensure);
-      return compiled;
-    };
-    pending.add(ensure);
-    return (body: unknown) => (compiled ?? ensure())(body);
+    const serialize = onFirstUse(() => fastJsonStringify(schema as object) as (body: unknown) => string);
+    return (body: unknown) => serialize()(body);
   });
 }
