@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, client, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
+import { buildTestApp, client, seedUser, seedWorkspace, type TestApp, withinOneWindow } from './helpers.ts';
 import { call, cookieOf, ORIGIN, PASSWORD, setUp, signIn } from './session-client.ts';
 
 // APP.md A1: people, sessions, sign-in, CSRF and /me, on the real database.
@@ -229,6 +229,7 @@ describe('sessions through the shared mechanisms', () => {
   });
 
   test('D18: the rate limit counts per person: all their sessions share one counter; keys have their own', async () => {
+    await withinOneWindow(60_000);
     const person = await seedUser(t.db, ws.workspace.id, 'manager');
     const a = await setUp(t.app, t.db, ws.workspace.id, person.user_id);
     const b = await signIn(t.app, person.email);

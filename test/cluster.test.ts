@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { backend, buildTestApp, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
+import { backend, buildTestApp, keyFor, seedWorkspace, type TestApp, withinOneWindow } from './helpers.ts';
 import { killAll, type Proc, type ServerProc, startServer, startWorker } from './processes.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
@@ -163,6 +163,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
   });
 
   test('the per-key rate limit holds across both APIs (Redis)', async () => {
+    await withinOneWindow(60_000, 15_000);
     const ws = await seedWorkspace(t.db);
     const statuses: number[] = [];
     for (let i = 0; i < RATE + 2; i++) statuses.push((await call(i, ws.token, 'GET', '/api/v1/workspace')).status);

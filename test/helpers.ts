@@ -97,6 +97,16 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   };
 }
 
+/**
+ * The rate limiters count in fixed windows aligned to the epoch (D18). A test that counts
+ * up to a limit calls this first: when the current window ends within `needMs`, it waits
+ * for the next one, so all its requests fall in one window.
+ */
+export async function withinOneWindow(windowMs: number, needMs = 5_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 5));
+}
+
 let seq = 0;
 
 /** A workspace with its owner and a General key (scopes read, write). */

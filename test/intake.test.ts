@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { addCustomField } from '../src/modules/custom-fields/custom-fields.service.ts';
 import { connectRedis } from '../src/redis.ts';
-import { buildTestApp, client, keyFor, seedWorkspace, type TestApp, testDatabase } from './helpers.ts';
+import { buildTestApp, client, keyFor, seedWorkspace, type TestApp, testDatabase, withinOneWindow } from './helpers.ts';
 
 // Issue 6, intake half: POST /api/requests, POST /api/forms/embed-request, D23 custom fields.
 
@@ -319,6 +319,7 @@ describe('POST /api/forms/embed-request', () => {
   });
 
   test('FORM_RATE_LIMIT per workspace, in memory: 429 Rate limit exceeded', async () => {
+    await withinOneWindow(3_600_000);
     const u = await buildTestApp({ FORM_RATE_LIMIT: '2/1h' });
     try {
       const a = await seedWorkspace(u.db);
@@ -340,6 +341,7 @@ describe('POST /api/forms/embed-request', () => {
   });
 
   test('FORM_RATE_LIMIT shared through Redis by two instances', { skip: process.env.TEST_REDIS_URL ? false : 'TEST_REDIS_URL is not set' }, async () => {
+    await withinOneWindow(3_600_000);
     const { database, drop } = await testDatabase();
     const redis = connectRedis(process.env.TEST_REDIS_URL ?? null);
     const config = loadConfig({ PUBLIC_URL: 'http://fieldwork.test', FORM_RATE_LIMIT: '3/1h', REDIS_URL: process.env.TEST_REDIS_URL ?? '' });

@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/database.ts';
 import { rateLimiter } from '../src/http/rate-limit.ts';
 import { connectRedis } from '../src/redis.ts';
-import { buildTestApp, client, keyFor, seedWorkspace, type TestApp } from './helpers.ts';
+import { buildTestApp, client, keyFor, seedWorkspace, type TestApp, withinOneWindow } from './helpers.ts';
 
 // D18: per-key limits on /api/v1 with X-RateLimit-* headers and Retry-After on 429.
 describe('API rate limit (in memory)', () => {
@@ -16,6 +16,7 @@ describe('API rate limit (in memory)', () => {
   after(() => t.close());
 
   test('headers on every response; the 4th request in the window is 429; other keys unaffected', async () => {
+    await withinOneWindow(60_000);
     const ws = await seedWorkspace(t.db);
     const api = client(t.app, ws.token);
     for (let i = 1; i <= 3; i++) {
@@ -36,6 +37,7 @@ describe('API rate limit (in memory)', () => {
   });
 
   test('a request refused by its key or its scope is not counted and carries no X-RateLimit-* headers', async () => {
+    await withinOneWindow(60_000);
     const ws = await seedWorkspace(t.db);
     const readOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'general', ['contacts:read']));
     const refused = await readOnly.post('/api/v1/contacts', { first_name: 'No' });
@@ -48,6 +50,7 @@ describe('API rate limit (in memory)', () => {
   });
 
   test('the public file URLs are counted per client address', async () => {
+    await withinOneWindow(60_000);
     const get = (remoteAddress: string) => t.app.inject({ url: '/files/public/1/no-such-file.png', remoteAddress });
     for (let i = 1; i <= 3; i++) {
       const res = await get('192.0.2.10');
@@ -76,6 +79,7 @@ describe('API rate limit (in memory)', () => {
 // With REDIS_URL, two instances share one counter per key.
 describe('API rate limit shared through Redis', { skip: !process.env.TEST_REDIS_URL && 'TEST_REDIS_URL not set' }, () => {
   test('two app instances on one database and one Redis share the counter', async () => {
+    await withinOneWindow(60_000);
     const t = await buildTestApp();
     const config = loadConfig({ API_RATE_LIMIT: '4/1m', REDIS_URL: process.env.TEST_REDIS_URL });
     const redisA = connectRedis(config.redisUrl)!;
