@@ -60,11 +60,14 @@ const info = { ...(JSON.parse(await server.line) as Info), bare: await bare.line
 // The same V8 flags as the app: the two differ by the work they do, not by their heap settings.
 const floorProcess = start('floor', { FLOOR_DATABASE_URL: info.url }, startFlags());
 const floor = await floorProcess.line;
-// The app's resident memory, sampled while it is under load.
+// The app's resident memory, sampled while it is under load: the peak of the whole run and
+// of each scenario (where it climbs).
 let peakRss = 0;
+let scenarioPeakRss = 0;
 const rssTimer = setInterval(() => {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0);
   peakRss = Math.max(peakRss, kb);
+  scenarioPeakRss = Math.max(scenarioPeakRss, kb);
 }, 100);
 const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
 
@@ -203,6 +206,8 @@ interface Result {
   p99: number;
   bad: number;
   perRequest: number | null;
+  /** The app's peak RSS while this scenario ran, MB. */
+  peakRssMb?: number;
   floor?: { rps: number; p99: number; bad: number };
   /** Median over the rounds of the app's req/s over the floor's, and of the p99s' ratio. */
   share?: number;
@@ -226,6 +231,7 @@ for (const s of scenarios) {
   const appRuns: LoadResult[] = [];
   const floorRuns: LoadResult[] = [];
   let ran = 0;
+  scenarioPeakRss = 0;
   for (let i = 0; i < (withFloor ? rounds : 1); i++) {
     const before = await statements();
     appRuns.push(await load({ headers, connections, seconds, ...rest, url: `${info.app}${p}`, ...(rest.paths && { paths: deal(rest.paths, i) }) }));
@@ -243,10 +249,14 @@ for (const s of scenarios) {
   const perRequest = Math.round((ran / Math.max(r.rps * seconds * appRuns.length, 1)) * 10) / 10;
   const share = f && median(appRuns.map((a, i) => a.rps / floorRuns[i].rps));
   const p99Ratio = f && median(appRuns.map((a, i) => a.p99 / floorRuns[i].p99));
-  results.push({ name, kind, rps: r.rps, p99: r.p99, bad: r.bad + (f?.bad ?? 0), perRequest, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad }, share, p99Ratio }) });
+  const peakRssMb = Math.round(scenarioPeakRss / 1024);
+  results.push({ name, kind, rps: r.rps, p99: r.p99, bad: r.bad + (f?.bad ?? 0), perRequest, peakRssMb, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad }, share, p99Ratio }) });
   const perRound = f ? ` (rounds: ${appRuns.map((a, i) => (a.rps / floorRuns[i].rps).toFixed(2)).join(', ')})` : '';
   const vs = f ? `; floor ${Math.round(f.rps)} req/s, p99 ${f.p99} ms: share ${share?.toFixed(2)}${perRound}, p99 ${p99Ratio?.toFixed(2)}x` : '';
-  console.error(`${name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest}, bad ${r.bad}${vs}`);
+  const mb = (n: number) => Math.round(n / 2 ** 20);
+  const memory = (await (await fetch(`${info.side}/memory`)).json()) as NodeJS.MemoryUsage;
+  const after = `RSS ${mb(memory.rss)} MB after (V8 heap ${mb(memory.heapUsed)} used of ${mb(memory.heapTotal)}, external ${mb(memory.external)})`;
+  console.error(`${name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest}, bad ${r.bad}, peak RSS ${peakRssMb} MB, ${after}${vs}`);
 }
 clearInterval(rssTimer);
 const peakRssMb = Math.round(peakRss / 1024);
@@ -261,8 +271,8 @@ const target = (r: Result) => {
 const table = [
   `### ${new Date().toISOString().slice(0, 10)} — ${info.dialect}, ${loadTool}, ${runner}, ${connections} connections, against the floor (bench/floor.ts): ${rounds} rounds of ${seconds}s each for the app and its floor, alternating`,
   '',
-  '| scenario | req/s | floor req/s | share of the floor (median of rounds) | p99 ms | floor p99 ms | p99 / floor p99 (median of rounds) | target met | ratio to bare | statements/request | non-2xx |',
-  '|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|',
+  '| scenario | req/s | floor req/s | share of the floor (median of rounds) | p99 ms | floor p99 ms | p99 / floor p99 (median of rounds) | target met | ratio to bare | statements/request | non-2xx | peak RSS of the app, MB |',
+  '|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|',
   ...results.map((r) =>
     [
       r.name,
@@ -276,6 +286,7 @@ const table = [
       (r.rps / ceiling).toFixed(2),
       r.perRequest ?? '-',
       r.bad,
+      r.peakRssMb ?? '-',
     ].join(' | ').replace(/^/, '| ').concat(' |'),
   ),
   '',

@@ -28,6 +28,9 @@ await exited;
 let statements = 0;
 const side = Fastify();
 side.get('/statements', async () => ({ statements }));
+// Where the app's memory is (bench/run.ts prints it after each scenario): V8's heap, the
+// memory outside it that V8 knows of (Buffers), and the rest of the resident set.
+side.get('/memory', async () => process.memoryUsage());
 // bench/profile.ts (BENCH_PROFILING=1): a CPU profile of the serving between /profile/start
 // and /profile/stop. The inspector is only connected when asked for.
 const profiling = process.env.BENCH_PROFILING === '1' || Boolean(process.env.BENCH_PROFILE);
