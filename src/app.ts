@@ -15,7 +15,6 @@ import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
 import { SessionAuthenticator } from './http/sessions.ts';
 import { authRoutes } from './modules/accounts/auth.routes.ts';
-import { registerMetrics } from './http/metrics.ts';
 import { idempotency } from './http/idempotency.ts';
 import { parseQuery, registerValidators, routablePath } from './http/validation.ts';
 import { registerSerializers } from './http/compile-on-first-use.ts';
@@ -110,7 +109,8 @@ export async function buildApp({ config, database, redis = null, logger = true, 
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, // fast enough for answers made per request
   });
-  if (config.metricsPort !== null) registerMetrics(app, ctx); // METRICS_PORT: main.ts serves it
+  // METRICS_PORT: main.ts serves it. prom-client (1.6 MB of heap) loads only then.
+  if (config.metricsPort !== null) (await import('./http/metrics.ts')).registerMetrics(app, ctx);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

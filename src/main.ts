@@ -2,12 +2,11 @@ import type http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import { messageOf } from './cli/common.ts';
 import { type Config, loadConfig } from './config.ts';
 import { createDb, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { messageOf } from './kernel/errors.ts';
 import { builtAppDir } from './http/app-pages.ts';
-import { serveMetrics } from './http/metrics.ts';
 import { dailyJobs } from './modules/daily-jobs.ts';
 import { Worker } from './outbox/worker.ts';
 import { connectRedis } from './redis.ts';
@@ -64,7 +63,10 @@ try {
   } finally {
     app.log.level = level;
   }
-  if (config.metricsPort !== null && app.metrics) metricsServer = await serveMetrics(app.metrics, config.host, config.metricsPort);
+  if (config.metricsPort !== null && app.metrics) {
+    const { serveMetrics } = await import('./http/metrics.ts');
+    metricsServer = await serveMetrics(app.metrics, config.host, config.metricsPort);
+  }
 } catch (err) {
   await database.close().catch(() => {});
   redis?.disconnect();

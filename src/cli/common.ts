@@ -6,7 +6,6 @@ import type { Kysely } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { createDb, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { AppError } from '../kernel/errors.ts';
 import type { DB } from '../db/schema.ts';
 import { findWorkspace } from '../modules/workspace/workspace.service.ts';
 
@@ -93,14 +92,3 @@ export function parseList(value: string): string[] {
   return [...new Set(items)];
 }
 
-/** The text of any thrown value, without its stack. */
-export function messageOf(err: unknown): string {
-  // A service's validation error (shared with the API) names its fields in its details.
-  if (err instanceof AppError && err.details?.length) return err.details.map((d) => `${d.path.join('.')} ${d.message}`.trim()).join('; ');
-  if (err instanceof AggregateError && !err.message) return err.errors.map(messageOf).join('; ') || 'unknown error';
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return err.message || (typeof code === 'string' ? code : err.name);
-  }
-  return String(err);
-}

@@ -4,7 +4,8 @@ import { createDb } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { dailyJobs } from '../modules/daily-jobs.ts';
 import { Worker, type WorkerLog } from '../outbox/worker.ts';
-import { currentIo, messageOf } from './common.ts';
+import { messageOf } from '../kernel/errors.ts';
+import { currentIo } from './common.ts';
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 

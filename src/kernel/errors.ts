@@ -67,3 +67,14 @@ export function ajvDetails(errors: AjvError[]): Detail[] {
   });
 }
 
+/** The text of any thrown value, without its stack. */
+export function messageOf(err: unknown): string {
+  // A service's validation error (shared with the API) names its fields in its details.
+  if (err instanceof AppError && err.details?.length) return err.details.map((d) => `${d.path.join('.')} ${d.message}`.trim()).join('; ');
+  if (err instanceof AggregateError && !err.message) return err.errors.map(messageOf).join('; ') || 'unknown error';
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return err.message || (typeof code === 'string' ? code : err.name);
+  }
+  return String(err);
+}
