@@ -28,7 +28,8 @@ interface Reply {
 const fromTs = import.meta.url.endsWith('.ts');
 const WORKER = new URL(`./pdf-worker.${fromTs ? 'ts' : 'js'}`, import.meta.url);
 // A small young generation: a PDF's garbage is short-lived and small, and V8's default
-// semi-spaces would hold tens of MB of the process's memory per thread.
+// semi-spaces would hold tens of MB of the process's memory per thread. (Under `npm
+// start`, whose --max-semi-space-size applies to every thread, V8 takes the flag's.)
 const resourceLimits = { maxYoungGenerationSizeMb: 4 };
 const startWorker = (): Worker =>
   fromTs
