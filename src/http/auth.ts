@@ -187,8 +187,8 @@ export { hasScope };
 
 /** The one scope check: one scope, or any one of a list. Uploads and comments word it differently. */
 export function requireScope(auth: AuthContext, scope: string | readonly string[], wording: 'api' | 'module' = 'api'): void {
-  const any = typeof scope === 'string' ? [scope] : scope;
-  if (any.some((s) => hasScope(auth.scopes, s))) return;
+  const accepted = typeof scope === 'string' ? [scope] : scope;
+  if (accepted.some((s) => hasScope(auth.scopes, s))) return;
   const named = typeof scope === 'string' ? scope : `one of ${scope.join(', ')}`;
   throw new AppError(403, wording === 'module' ? `Missing required scope: ${named}` : `Insufficient permissions. Required scope: ${named}`);
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
@@ -8,7 +9,6 @@ import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
 import { draw } from './pdf-layout.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
-import { createRequire } from 'node:module';
 import { drawInPool, PdfPool } from './pdf-pool.ts';
 import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 
