@@ -98,6 +98,23 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
 }
 
 /**
+ * The plan the database makes for a statement (literal values, no parameters): the
+ * detail lines of SQLite's EXPLAIN QUERY PLAN, or PostgreSQL's EXPLAIN, asked not to
+ * prefer a sequential scan (a test's tables are small and have no statistics).
+ */
+export async function planOf(db: Kysely<DB>, statement: string): Promise<string> {
+  if (backend === 'postgres') {
+    return db.connection().execute(async (conn) => {
+      await sql`set enable_seqscan = off`.execute(conn);
+      const r = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(statement)}`.execute(conn);
+      await sql`reset enable_seqscan`.execute(conn);
+      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
+    });
+  }
+  return (await sql<{ detail: string }>`explain query plan ${sql.raw(statement)}`.execute(db)).rows.map((x) => x.detail).join('\n');
+}
+
+/**
  * The rate limiters count in fixed windows aligned to the epoch (D18). A test that counts
  * up to a limit calls this first: when the current window ends within `needMs`, it waits
  * for the next one, so all its requests fall in one window.

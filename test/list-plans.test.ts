@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { backend, buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
+import { backend, buildTestApp, client, planOf as planOfIn, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Migration 0020: a status-filtered document list is one index range in D1 order, not a
 // walk of every newer document in other statuses, nor a sort of the whole status.
@@ -12,18 +12,7 @@ before(async () => {
 });
 after(() => t.close());
 
-async function planOf(statement: string): Promise<string> {
-  if (backend === 'postgres') {
-    // Without statistics on a small table the planner may prefer a scan: ask it not to.
-    return t.db.connection().execute(async (conn) => {
-      await sql`set enable_seqscan = off`.execute(conn);
-      const r = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(statement)}`.execute(conn);
-      await sql`reset enable_seqscan`.execute(conn);
-      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
-    });
-  }
-  return (await sql<{ detail: string }>`explain query plan ${sql.raw(statement)}`.execute(t.db)).rows.map((x) => x.detail).join('\n');
-}
+const planOf = (statement: string) => planOfIn(t.db, statement);
 
 describe('lists filtered by status', () => {
   for (const [table, status] of [

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { emitAll, type OutboxEvent } from '../src/outbox/emit.ts';
-import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
+import { Worker } from '../src/outbox/worker.ts';
+import { backend, buildTestApp, client, planOf, seedWorkspace, type TestApp } from './helpers.ts';
 
 // DESIGN convention 5, D16: a domain event is written with the change, in its transaction.
 describe('outbox', () => {
@@ -68,4 +69,29 @@ describe('outbox', () => {
     assert.equal((await rows()).length, before.length);
     assert.equal((await t.db.selectFrom('contacts').select('id').execute()).length, contactsBefore.length);
   });
+});
+
+// 0021: the worker claims the oldest unprocessed rows through an index of those rows
+// alone, in id order; it no longer walks every processed row first (55 ms a claim on
+// the event loop at 43,000 outbox rows, SQLite).
+test("the worker's outbox claim reads the unprocessed rows' index in id order, not every row", async () => {
+  const t = await buildTestApp();
+  try {
+    const ws = await seedWorkspace(t.db);
+    await client(t.app, ws.token).post('/api/v1/contacts', { first_name: 'Claim', last_name: 'Me' });
+    t.queries.length = 0;
+    const worker = new Worker({ db: t.db, dialect: t.database.dialect, config: t.config });
+    assert.ok((await worker.tick()) >= 1);
+    const claim = t.queries.find((q) => /^\s*update "outbox" set locked_until/.test(q)) ?? '';
+    // The claim as it ran, its parameters as literals: a lease until, its owner, now, how many.
+    const values = ["'2100-01-01T00:00:00.000Z'", "'worker'", "'2000-01-01T00:00:00.000Z'", '200'];
+    let i = 0;
+    const plan = await planOf(t.db, claim.replace(/\$\d+|\?/g, () => values[i++]!));
+    assert.equal(i, values.length, claim);
+    assert.match(plan, /outbox_unprocessed/, plan);
+    // PostgreSQL may sort the few unprocessed rows it found (a bitmap scan); SQLite reads them in order.
+    assert.doesNotMatch(plan, backend === 'postgres' ? /Seq Scan on outbox/ : /TEMP B-TREE|SCAN outbox$/m, plan);
+  } finally {
+    await t.close();
+  }
 });
