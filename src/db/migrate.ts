@@ -19,7 +19,7 @@ import * as m0017 from './migrations/0017-settings.ts';
 import * as m0018 from './migrations/0018-logo.ts';
 import * as m0019 from './migrations/0019-home-indexes.ts';
 import * as m0020 from './migrations/0020-status-order-indexes.ts';
-import * as m0021 from './migrations/0021-outbox-unprocessed.ts';
+import * as m0021 from './migrations/0021-queue-claim-indexes.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -42,7 +42,7 @@ const migrations: Record<string, Migration> = {
   '0018-logo': m0018,
   '0019-home-indexes': m0019,
   '0020-status-order-indexes': m0020,
-  '0021-outbox-unprocessed': m0021,
+  '0021-queue-claim-indexes': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,7 +19,7 @@ export async function queueStats(db: Kysely<DB>, nowMs = Date.now()): Promise<Qu
   const [deliveries, messages, outbox, dueDeliveries, dueMessages] = await Promise.all([
     db.selectFrom('webhook_deliveries').select(['status', n]).groupBy('status').execute(),
     db.selectFrom('messages').select(['channel', 'status', n]).groupBy(['channel', 'status']).execute(),
-    // The partial indexes outbox_unprocessed, webhook_deliveries_due and messages_due cover these.
+    // The partial indexes outbox_unprocessed, webhook_deliveries_next and messages_next (0021) cover these.
     db.selectFrom('outbox').select(n).where('processed_at', 'is', null).executeTakeFirstOrThrow(),
     db.selectFrom('webhook_deliveries').select(n).where('status', '=', 'pending').where('next_attempt_at', '<=', now).executeTakeFirstOrThrow(),
     db.selectFrom('messages').select(n).where('status', '=', 'queued').where('next_attempt_at', '<=', now).executeTakeFirstOrThrow(),
