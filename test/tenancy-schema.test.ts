@@ -37,6 +37,11 @@ const EXEMPT_INDEXES: Record<string, string> = {
   'stored_files(bucket, path)': 'one row per stored object; Citus: unique (workspace_id, bucket, path)',
   // Retention prunes expired records across workspaces; Citus: the same pass runs on every shard.
   'idempotency_keys(expires_at)': 'pruning by expiry; Citus: (workspace_id, expires_at), pruned per shard',
+  // The worker's claims take the oldest due rows of all workspaces, in this order (0021, F186);
+  // Citus: claims run per shard (docs/scaling.md "Worker claims"), each shard with the same index.
+  'outbox(id)': "the worker's claim of unprocessed events, in id order",
+  'webhook_deliveries(next_attempt_at)': "the worker's claim of due deliveries, in next_attempt_at order",
+  'messages(next_attempt_at)': "the worker's claim of due messages, in next_attempt_at order",
 };
 
 let t: TestApp;
