@@ -10,8 +10,9 @@ import { type CreateIndexBuilder, type Kysely, sql } from 'kysely';
 // Each index now holds only what is left to do, in the claim's order: the outbox's by
 // id, the others' by next_attempt_at, read up to now. It also serves the counts of
 // outbox/stats.ts; nothing else read these rows by workspace.
-type Partial = (index: CreateIndexBuilder) => CreateIndexBuilder;
-const INDEXES: { table: string; name: string; old: string; column: string; due: Partial }[] = [
+// Narrows an index to its queue's due rows (a partial index).
+type DueRows = (index: CreateIndexBuilder) => CreateIndexBuilder;
+const INDEXES: { table: string; name: string; old: string; column: string; due: DueRows }[] = [
   { table: 'outbox', name: 'outbox_unprocessed', old: 'outbox_pending', column: 'id', due: (i) => i.where(sql.ref('processed_at'), 'is', null) },
   { table: 'webhook_deliveries', name: 'webhook_deliveries_next', old: 'webhook_deliveries_due', column: 'next_attempt_at', due: (i) => i.where(sql.ref('status'), '=', 'pending') },
   { table: 'messages', name: 'messages_next', old: 'messages_due', column: 'next_attempt_at', due: (i) => i.where(sql.ref('status'), '=', 'queued') },
