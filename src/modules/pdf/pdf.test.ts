@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { pdfText } from '../../../test/pdf-text.ts';
+import { png } from '../../../test/upload-fixtures.ts';
 import { threadId } from 'node:worker_threads';
 import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
@@ -246,5 +247,37 @@ describe('PDFs (E9)', () => {
     const doc = new PDFDocument();
     doc.font('Helvetica-Bold').text('Standard fonts need neither.');
     assert.throws(() => doc.font(Buffer.from('a font file')), /fontkit \(font files\) is not loaded/);
+  });
+
+  test('a page\'s content is kept as text until the page is written (F187), with the bytes pdfkit itself writes', async () => {
+    // The same document, drawn here and by an unaltered pdfkit in a thread of its own:
+    // pages buffered, text with Latin-1 letters, a drawn line, an image between operators.
+    const logo = png(4, 3).toString('base64');
+    const drawing = `(PDFDocument) => {
+      const doc = new PDFDocument({ bufferPages: true, info: { CreationDate: new Date('2026-03-05T14:30:00Z') } });
+      const chunks = [];
+      doc.on('data', (c) => chunks.push(c));
+      const done = new Promise((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+      for (let i = 0; i < 120; i++) doc.fontSize(10 + (i % 3)).text('Ligne ' + i + ': café, naïve, 12,50 €', { width: 300 });
+      doc.moveTo(50, 60).lineTo(300, 60).stroke();
+      doc.image(Buffer.from(${JSON.stringify(logo)}, 'base64'), 50, 80, { width: 20 });
+      doc.text('after the image');
+      const pending = doc.page.content.buffer.length;
+      doc.end();
+      return done.then((pdf) => ({ pdf, pending }));
+    }`;
+    const here = (await (new Function(`return ${drawing}`)() as (d: unknown) => Promise<{ pdf: Buffer; pending: number }>)(PDFDocument)) as { pdf: Buffer; pending: number };
+    const { Worker } = await import('node:worker_threads');
+    const plain = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       (${drawing})(require(${JSON.stringify(createRequire(import.meta.url).resolve('pdfkit'))})).then((r) => parentPort.postMessage(r));`,
+      { eval: true },
+    );
+    const theirs = (await new Promise((resolve, reject) => plain.once('message', resolve).once('error', reject))) as { pdf: Uint8Array; pending: number };
+    await plain.terminate();
+    assert.ok(theirs.pending > 20, `pdfkit keeps an array per operator (${theirs.pending} on the last page)`);
+    assert.equal(here.pending, 0, 'here the page\'s operators wait as text');
+    assert.ok(Buffer.from(theirs.pdf).equals(here.pdf), 'the same bytes as pdfkit writes');
+    assert.ok((await pdfText(here.pdf)).some((page) => page.text.includes('café, naïve')));
   });
 });
