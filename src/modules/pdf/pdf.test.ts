@@ -239,6 +239,19 @@ describe('PDFs (E9)', () => {
     assert.equal(pool.threads, 1);
   });
 
+  test('a sheet too large for a pool thread\'s capped heap ends that thread and is drawn in a thread without the cap (F188)', async () => {
+    const lines = normalizeLineItems(Array.from({ length: 30 }, (_, i) => ({ name: `Line ${i + 1}`, unitPrice: 10, description: 'Parts and labour. '.repeat(280).slice(0, 5000) })));
+    const view = documentView({ line_items: lines, discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD');
+    const sheet = { title: 'Invoice #9', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Bob & Sons Plumbing', businessLines: [], contactName: 'Carla Customer', name: null, facts: [], view, after: [], notes: [] };
+    const pool = new PdfPool(1, 60_000, 8); // an 8 MB old generation: too small for 150,000 characters of descriptions
+    const { pdf } = await pool.draw(sheet);
+    assert.equal(pool.threads, 0, 'the pool thread ran out of memory and ended (an idle one would live 60 s)');
+    assert.ok(pdf.equals(await draw(sheet)), 'drawn whole, the same bytes');
+    const roomy = new PdfPool(1, 60_000, 64);
+    assert.ok((await roomy.draw(sheet)).pdf.equals(pdf));
+    assert.equal(roomy.threads, 1, 'with room, the pool thread draws it and stays');
+  });
+
   test('pdfkit is loaded without fontkit and AES (F181): their stand-ins refuse, and the standard fonts draw', async () => {
     const fromPdfkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'));
     const cached = (name: string) => createRequire(import.meta.url).cache[fromPdfkit.resolve(name)]?.exports as Record<string, () => unknown>;
