@@ -60,6 +60,7 @@ function drawUncapped(job: Job): void {
     settle(job, r);
   });
   worker.once('error', job.reject);
+  worker.once('exit', (code) => job.reject(new Error(`PDF worker exited with code ${code}`))); // a no-op once settled
   worker.postMessage({ id: 0, sheet: job.sheet });
 }
 
