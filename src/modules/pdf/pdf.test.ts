@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { setWorkspace } from '../workspace/workspace.service.ts';
@@ -250,6 +251,29 @@ describe('PDFs (E9)', () => {
     const roomy = new PdfPool(1, 60_000, 64);
     assert.ok((await roomy.draw(sheet)).pdf.equals(pdf));
     assert.equal(roomy.threads, 1, 'with room, the pool thread draws it and stays');
+  });
+
+  test('under a process-wide --max-semi-space-size (npm start\'s), a PDF thread gets the young generation the pool asks for (F189)', () => {
+    // V8 takes the flag over a thread's resourceLimits, and reads it when a heap is made.
+    // Once the pool has started its thread, a thread asking for the pool's young
+    // generation gets it (4 MB of new space), not the flag's 16 MB semi-spaces (32 MB),
+    // which the main thread keeps.
+    const probe = `
+      import { Worker } from 'node:worker_threads';
+      import { draw } from ${JSON.stringify(import.meta.resolve('./pdf-layout.ts'))};
+      import { PdfPool, YOUNG_GENERATION_MB } from ${JSON.stringify(import.meta.resolve('./pdf-pool.ts'))};
+      const newSpace = 'let keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 100000) keep = []; }'
+        + 'Promise.all([import("node:worker_threads"), import("node:v8")]).then(([w, v8]) => w.parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 2 ** 20))';
+      const before = await new Promise((resolve) => new Worker(newSpace, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }).once('message', resolve));
+      const pool = new PdfPool(1, 100);
+      await pool.draw({ title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Probe', businessLines: [], contactName: null, name: null, facts: [], view: { lines: [], rows: [], total: '$0.00' }, after: [], notes: [] }).catch(() => {});
+      const after = await new Promise((resolve) => new Worker(newSpace, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }).once('message', resolve));
+      let keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 100000) keep = []; }
+      const main = (await import('node:v8')).getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;
+      console.log(JSON.stringify({ before, after, main }));`;
+    const run = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), { before: 32, after: 4, main: 32 }, 'the main thread keeps the flag\'s');
   });
 
   test('pdfkit is loaded without fontkit and AES (F181): their stand-ins refuse, and the standard fonts draw', async () => {
