@@ -624,7 +624,7 @@ app.get<{ Querystring: { activity_limit?: string } }>('/api/v1/home', async (req
         )
       : null,
     can('invoices')
-      ? store.all('select paid_on, sum(amount_cents) as cents, count(*) as n from invoice_payments where workspace_id = ? and paid_on >= ? group by paid_on', [
+      ? store.all('select paid_on, sum(cents) as cents, sum(n) as n from payment_days where workspace_id = ? and paid_on >= ? group by paid_on', [
           ws,
           monthStart(today, 11),
         ])

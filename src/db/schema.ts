@@ -475,6 +475,7 @@ export interface DB {
   auth_links: AuthLinksTable;
   deletions: DeletionsTable;
   row_counts: RowCountsTable;
+  payment_days: PaymentDaysTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;
 }
@@ -492,6 +493,15 @@ export interface DeletionsTable {
 }
 
 /** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */
+/** Payments per workspace and day, kept by triggers on invoice_payments (0022); PostgreSQL sums a day's slots. */
+export interface PaymentDaysTable {
+  workspace_id: number;
+  paid_on: string;
+  slot: number;
+  cents: number;
+  n: number;
+}
+
 export interface RowCountsTable {
   workspace_id: number;
   table_name: string;

@@ -54,13 +54,12 @@ export async function overdueInvoices(db: Kysely<DB>, workspaceId: number, today
   return { count: Number(row!.n), dueCents: Number(row!.due ?? 0) };
 }
 
-// Grouped by day, in the order of the covering (workspace_id, paid_on, amount_cents)
-// index: no sort, a third of the time of grouping by month in SQL (14,000 payments:
-// 2.1 ms against 6.6 ms on SQLite); the months are summed here.
+// The days of payment_days (0022: kept by triggers), summed over PostgreSQL's slots: at
+// most 366 days whatever the number of payments; the months are summed here.
 const paymentsByDay = prepared({ ws: 'number', from: 'string' }, (db, p) =>
   db
-    .selectFrom('invoice_payments')
-    .select((eb) => ['paid_on', eb.fn.sum<number | string>('amount_cents').as('cents'), eb.fn.countAll().as('n')])
+    .selectFrom('payment_days')
+    .select((eb) => ['paid_on', eb.fn.sum<number | string>('cents').as('cents'), eb.fn.sum<number | string>('n').as('n')])
     .where('workspace_id', '=', p.ws)
     .where('paid_on', '>=', p.from)
     .groupBy('paid_on'),

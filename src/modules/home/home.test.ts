@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import * as paymentDays from '../../db/migrations/0022-payment-days.ts';
+import type { DB } from '../../db/schema.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
@@ -97,6 +101,55 @@ describe('home', () => {
     const refused = await writeOnly.get('/api/v1/home');
     assert.equal(refused.status, 403);
     assert.match(refused.body.error, /^Insufficient permissions\. Required scope: one of /);
+  });
+
+  // payment_days (0022) against the payments themselves: each workspace and day, cents
+  // and count, summed over PostgreSQL's slots (days whose payments are all gone sum to 0).
+  const daysOf = async (db: Kysely<DB>, table: 'payment_days' | 'invoice_payments') => {
+    const q =
+      table === 'payment_days'
+        ? sql<{ k: string }>`select workspace_id || ' ' || paid_on || ' ' || sum(cents) || ' ' || sum(n) as k from payment_days group by workspace_id, paid_on having sum(n) <> 0`
+        : sql<{ k: string }>`select workspace_id || ' ' || paid_on || ' ' || sum(amount_cents) || ' ' || count(*) as k from invoice_payments group by workspace_id, paid_on`;
+    return (await q.execute(db)).rows.map((r) => r.k).sort();
+  };
+
+  test('payments by month follow payments recorded at once and deleted, and go with their workspace (payment_days, kept by triggers)', async () => {
+    const seeded = await seedWorkspace(t.db);
+    const fresh = client(t.app, seeded.token);
+    const month = async () => (await fresh.get('/api/v1/home')).body.data.payments_by_month[11] as { amount: number; count: number };
+    const a = await invoice(1000, 'sent', {}, fresh);
+    const b = await invoice(50, 'sent', {}, fresh);
+    // Ten at once: on PostgreSQL, from several connections into the day's slots.
+    const paid = await Promise.all(Array.from({ length: 10 }, () => fresh.post(`/api/v1/invoices/${a.id}/payments`, { amount: 1.5, method: 'card', paid_on: thisMonth })));
+    assert.deepEqual(paid.map((r) => r.status), Array(10).fill(201));
+    await fresh.post(`/api/v1/invoices/${b.id}/payments`, { amount: 10, method: 'cash', paid_on: `${thisMonth.slice(0, 7)}-02` });
+    assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 25, count: 11 });
+    assert.equal((await fresh.delete(`/api/v1/invoices/${a.id}/payments/${paid[0].body.data.id}`)).status, 200);
+    assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 23.5, count: 10 });
+    assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
+    // A workspace's cascade delete takes its days (and counts none of its payments).
+    await t.db.deleteFrom('workspaces').where('id', '=', seeded.workspace.id).execute();
+    assert.deepEqual(await t.db.selectFrom('payment_days').select('paid_on').where('workspace_id', '=', seeded.workspace.id).execute(), []);
+    assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
+  });
+
+  test('migration 0022 sums the payments recorded before it (after its down migration)', async () => {
+    const m = await buildTestApp();
+    try {
+      const w = client(m.app, (await seedWorkspace(m.db)).token);
+      const inv = (await w.post('/api/v1/invoices', { name: 'Inv', status: 'sent', line_items: [{ name: 'Work', unitPrice: 500, quantity: 1 }] })).body.data;
+      await w.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 20, method: 'card', paid_on: thisMonth });
+      await paymentDays.down(m.db as Kysely<unknown>);
+      // Recorded while there is no payment_days (as before 0022).
+      await w.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 30, method: 'card', paid_on: thisMonth });
+      await w.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 5, method: 'card', paid_on: lastYear });
+      await paymentDays.up(m.db as Kysely<unknown>);
+      assert.deepEqual(await daysOf(m.db, 'payment_days'), await daysOf(m.db, 'invoice_payments'));
+      assert.equal((await daysOf(m.db, 'payment_days')).length, 2);
+      assert.deepEqual((await w.get('/api/v1/home')).body.data.payments_by_month[11], { month: thisMonth.slice(0, 7), amount: 50, count: 2 });
+    } finally {
+      await m.close();
+    }
   });
 
   test('bad input: 400 in the envelope', async () => {
