@@ -254,8 +254,8 @@ for (const s of scenarios) {
   const perRound = f ? ` (rounds: ${appRuns.map((a, i) => (a.rps / floorRuns[i].rps).toFixed(2)).join(', ')})` : '';
   const vs = f ? `; floor ${Math.round(f.rps)} req/s, p99 ${f.p99} ms: share ${share?.toFixed(2)}${perRound}, p99 ${p99Ratio?.toFixed(2)}x` : '';
   const mb = (n: number) => Math.round(n / 2 ** 20);
-  const memory = (await (await fetch(`${info.side}/memory`)).json()) as NodeJS.MemoryUsage;
-  const after = `RSS ${mb(memory.rss)} MB after (V8 heap ${mb(memory.heapUsed)} used of ${mb(memory.heapTotal)}, external ${mb(memory.external)})`;
+  const memory = (await (await fetch(`${info.side}/memory`)).json()) as NodeJS.MemoryUsage & { spaces?: string };
+  const after = `RSS ${mb(memory.rss)} MB after (V8 heap ${mb(memory.heapUsed)} used of ${mb(memory.heapTotal)}, external ${mb(memory.external)}; ${memory.spaces})`;
   console.error(`${name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, statements/request ${perRequest}, bad ${r.bad}, peak RSS ${peakRssMb} MB, ${after}${vs}`);
 }
 clearInterval(rssTimer);

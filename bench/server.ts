@@ -30,7 +30,7 @@ const side = Fastify();
 side.get('/statements', async () => ({ statements }));
 // Where the app's memory is (bench/run.ts prints it after each scenario): V8's heap, the
 // memory outside it that V8 knows of (Buffers), and the rest of the resident set.
-side.get('/memory', async () => process.memoryUsage());
+side.get('/memory', async () => ({ ...process.memoryUsage(), spaces: (await import('node:v8')).getHeapSpaceStatistics().map((x) => `${x.space_name.replace('_space', '')} ${Math.round(x.space_size / 2 ** 20)}/${Math.round(x.space_used_size / 2 ** 20)}`).join(' ') }));
 // bench/profile.ts (BENCH_PROFILING=1): a CPU profile of the serving between /profile/start
 // and /profile/stop. The inspector is only connected when asked for.
 const profiling = process.env.BENCH_PROFILING === '1' || Boolean(process.env.BENCH_PROFILE);
