@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { backend, buildTestApp, client, planOf as planOfIn, seedWorkspace, type TestApp } from './helpers.ts';
+import { backend, buildTestApp, client, keyFor, planOf as planOfIn, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Migration 0020: a status-filtered document list is one index range in D1 order, not a
 // walk of every newer document in other statuses, nor a sort of the whole status.
@@ -62,4 +62,21 @@ test("the quote read's SQL looks its job up as the plan test above does", async 
   assert.equal((await api.get(`/api/v1/quotes/${id}`)).status, 200);
   const read = t.queries.find((q) => q.includes('from "jobs"'));
   assert.match(read ?? '', /"jobs"\."quote_id" = "quotes"\."id" and "jobs"\."workspace_id" \+ 0 = "quotes"\."workspace_id"/, read);
+});
+
+// Migration 0023: a website form's contact match by email (intake.repo.ts matchContact) is
+// one seek in id order, not a walk of the workspace's contacts up to the first match.
+test("a form's contact match by email reads (workspace_id, lower(email), id), with no sort", async () => {
+  const plan = await planOf("select id from contacts where workspace_id = 1 and lower(email) = 'web@example.test' order by id asc limit 1");
+  assert.match(plan, /contacts_workspace_lower_email/, plan);
+  assert.doesNotMatch(plan, backend === 'postgres' ? /Sort/ : /TEMP B-TREE/, plan);
+});
+
+test("the form's SQL matches by email as the plan test above does", async () => {
+  const ws = await seedWorkspace(t.db);
+  const apiKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
+  t.queries.length = 0;
+  const res = await client(t.app).post('/api/forms/embed-request', { apiKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'Web@Example.test', phone: '+15550100', description: 'Leaking tap' } });
+  const match = t.queries.find((q) => q.includes('lower("email")'));
+  assert.match(match ?? '', /where "workspace_id" = \S+ and lower\("email"\) = \S+ order by "id" asc limit \S+/, `${res.status} ${JSON.stringify(res.body)} ${match}`);
 });
