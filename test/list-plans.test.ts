@@ -72,6 +72,12 @@ test("a form's contact match by email reads (workspace_id, lower(email), id), wi
   assert.doesNotMatch(plan, backend === 'postgres' ? /Sort/ : /TEMP B-TREE/, plan);
 });
 
+test('with that index, a contact list page still reads (workspace_id, created_at, id), with no sort', async () => {
+  const page = await planOf('select id from contacts where workspace_id = 1 order by created_at desc, id desc limit 25 offset 0');
+  assert.match(page, /contacts_workspace_created/, page);
+  assert.doesNotMatch(page, backend === 'postgres' ? /Sort/ : /TEMP B-TREE/, page);
+});
+
 test("the form's SQL matches by email as the plan test above does", async () => {
   const ws = await seedWorkspace(t.db);
   const apiKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
