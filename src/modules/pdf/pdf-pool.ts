@@ -32,7 +32,9 @@ const WORKER = new URL(`./pdf-worker.${fromTs ? 'ts' : 'js'}`, import.meta.url);
 // semi-spaces would hold tens of MB of the process's memory per thread. V8 takes
 // --max-semi-space-size (`npm start` gives 4 MB for the main thread, F167) over a
 // thread's resourceLimits, and reads it only when a heap is made: startWorker clears it
-// first, so the main thread keeps the flag's and a PDF thread gets its own (F189).
+// first, so the main thread keeps the flag's and a PDF thread gets its own (F189). (These
+// are the only JavaScript threads the API starts; one started later elsewhere would get
+// its own resourceLimits too, or V8's defaults.)
 // And a capped old generation (F188): V8 lets a heap grow by a fixed step over what its
 // last full collection kept, less when that nears the heap's limit. Drawing 50-line
 // invoices without pause, the API's process peaked 7 MB lower with a 24 MB cap than with
