@@ -127,6 +127,10 @@ describe('home', () => {
     assert.equal((await fresh.delete(`/api/v1/invoices/${a.id}/payments/${paid[0].body.data.id}`)).status, 200);
     assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 23.5, count: 10 });
     assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
+    // No route edits a payment, but an edit made in SQL moves its day too.
+    await t.db.updateTable('invoice_payments').set({ paid_on: `${thisMonth.slice(0, 7)}-03`, amount_cents: 400 }).where('id', '=', paid[1].body.data.id).execute();
+    assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 26, count: 10 });
+    assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
     // A workspace's cascade delete takes its days (and counts none of its payments).
     await t.db.deleteFrom('workspaces').where('id', '=', seeded.workspace.id).execute();
     assert.deepEqual(await t.db.selectFrom('payment_days').select('paid_on').where('workspace_id', '=', seeded.workspace.id).execute(), []);
