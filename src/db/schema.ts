@@ -492,7 +492,6 @@ export interface DeletionsTable {
   deleted_at: string;
 }
 
-/** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */
 /** Payments per workspace and day, kept by triggers on invoice_payments (0022); PostgreSQL sums a day's slots. */
 export interface PaymentDaysTable {
   workspace_id: number;
@@ -502,6 +501,7 @@ export interface PaymentDaysTable {
   n: number;
 }
 
+/** Rows per workspace and table, kept by triggers (0009); the count is the sum over slots. */
 export interface RowCountsTable {
   workspace_id: number;
   table_name: string;
