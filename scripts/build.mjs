@@ -1,6 +1,7 @@
 // `npm start` and the `fieldwork` command run from JavaScript: every .ts file of src/
 // (and of the folders named as arguments, e.g. bench) transpiled by esbuild into
-// dist/<folder>/ (types are checked by `tsc --noEmit` in `npm test`, not here). Plain
+// dist/<folder>/ (types are checked by `tsc --noEmit` in `npm test`, not here), and the
+// processes' entry files bundled over them (bundleServers, bundleCli). Plain
 // JavaScript, so it needs no loader. It builds only when a source changed, into a
 // fresh directory that `dist` is then switched to (scripts/fresh-build.mjs), so
 // processes started at once from one checkout never delete files under each other.
@@ -22,6 +23,9 @@ export async function buildServer(folders = []) {
   });
 }
 
+/** Packages a bundle loads from node_modules: drivers loaded through createRequire, the native better-sqlite3, pdfkit (the PDF threads'). */
+const OUTSIDE = ['better-sqlite3', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type'];
+
 /**
  * The CLI as one bundled file (dist/cli.js) from the same sources: loading its ~800
  * modules (typebox, kysely, ajv) one by one took a second; one file loads in a tenth of
@@ -37,8 +41,65 @@ async function bundleCli(outDir) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type'],
+    external: OUTSIDE,
     banner: { js: "import { createRequire as __fieldworkRequire } from 'node:module'; const require = __fieldworkRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * The server `npm start` runs (src/main.ts) as one file, dist/src/main.js, with what it
+ * loads only when used (the metrics listener) in chunks beside it; with `bench`, the
+ * bench's server (bench/server.ts) too, over the same chunks. One file of whitespace-
+ * and syntax-minified code held 9-10 MB less resident memory than the same code loaded
+ * as ~1,100 modules (F192): V8 keeps each module's source text, and typebox alone is
+ * 373 modules. Names are not minified, so stack traces still name their functions.
+ * Outside, besides the CLI's: packages that find their own files through __dirname
+ * (Swagger UI's assets, pino's transports, used by Fastify) and the packages those
+ * load too (@fastify/static for the app's pages, @fastify/swagger and its yaml), so
+ * the process holds one copy of each.
+ * A module that names files beside itself (`new URL('./views/', import.meta.url)`: the
+ * hub's templates, the PDF thread's script) gets the URL its transpiled copy has in
+ * dist/, since its code now runs from a file elsewhere; every output sits one folder
+ * below dist/ (src/, bench/), so `../` of any output is dist/ itself.
+ */
+const SERVER_ENTRIES = { src: ['src/main.ts'], bench: ['bench/server.ts'] };
+const SERVER_OUTSIDE = [...OUTSIDE, '@fastify/swagger', '@fastify/swagger-ui', '@fastify/static', 'pino'];
+async function bundleServers(folders, outDir) {
+  const { build } = await import('esbuild');
+  const entries = folders.flatMap((f) => SERVER_ENTRIES[f] ?? []);
+  const own = new Set(entries.map((e) => path.join(root, e)));
+  const besideItself = {
+    name: 'urls-beside-the-transpiled-module',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
+        const code = await fs.promises.readFile(file, 'utf8');
+        // An entry's output is where its transpiled copy would be: its import.meta is right as it is.
+        if (own.has(file) || !code.includes('import.meta.')) return { contents: code, loader: 'ts' };
+        const other = /import\.meta\.(dirname|filename)/.exec(code);
+        if (other) throw new Error(`${path.relative(root, file)}: import.meta.${other[1]} cannot be bundled; use new URL(..., import.meta.url)`);
+        const transpiled = path.relative(root, file).replace(/\.ts$/, '.js');
+        return { contents: code.replaceAll('import.meta.url', `new URL(${JSON.stringify(transpiled)}, __fieldworkDist).href`), loader: 'ts' };
+      });
+    },
+  };
+  await build({
+    entryPoints: entries.map((e) => path.join(root, e)),
+    outdir: outDir,
+    outbase: root,
+    chunkNames: 'src/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    external: SERVER_OUTSIDE,
+    banner: {
+      js: "import { createRequire as __fieldworkRequire } from 'node:module'; const require = __fieldworkRequire(import.meta.url); const __fieldworkDist = new URL('../', import.meta.url);",
+    },
+    plugins: [besideItself],
     logLevel: 'warning',
   });
 }
@@ -47,11 +108,12 @@ async function transpile(folders, outDir) {
   // Loaded only when a build is needed: a fresh `fieldwork` command skips it.
   const { transform } = await import('esbuild');
   const cli = bundleCli(outDir);
+  const bundled = new Set(folders.flatMap((f) => SERVER_ENTRIES[f] ?? []).map((e) => path.normalize(e)));
   const files = folders.flatMap((dir) =>
     fs
       .readdirSync(path.join(root, dir), { recursive: true })
       .map((f) => path.join(dir, String(f)))
-      .filter((f) => !f.endsWith('.test.ts')),
+      .filter((f) => !f.endsWith('.test.ts') && !bundled.has(f)),
   );
   await Promise.all(
     files.map(async (rel) => {
@@ -65,7 +127,7 @@ async function transpile(folders, outDir) {
       fs.writeFileSync(to, code.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, '$1$2.js$3'));
     }),
   );
-  await cli;
+  await Promise.all([cli, bundleServers(folders, outDir)]);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildServer(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { seedWorkspace, testDatabase } from './helpers.ts';
 import { waitFor } from './webhook-receiver.ts';
@@ -28,10 +29,10 @@ interface Started {
 }
 
 /** What `npm start` runs: the build, then the server from dist/. */
-function start(dir: string, url: string): Started {
+function start(dir: string, url: string, env: Record<string, string> = {}): Started {
   const child = spawn('sh', ['-c', 'node scripts/build.mjs && exec node dist/src/main.js'], {
     cwd: dir,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'info' },
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const s: Started = { child, out: '', address: Promise.resolve('') };
@@ -60,6 +61,14 @@ function cli(dir: string, url: string, args: string[]): Promise<{ code: number; 
     });
   });
 }
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 
 const builds = (dir: string) => fs.readdirSync(path.join(dir, 'dist.builds')).filter((n) => !n.startsWith('.'));
 const current = (dir: string) => fs.readlinkSync(path.join(dir, 'dist'));
@@ -127,6 +136,56 @@ describe('build once, shared by processes started from one checkout', () => {
     assert.ok(fs.lstatSync(path.join(dir, 'dist')).isSymbolicLink());
     assert.ok(fs.existsSync(path.join(dir, 'dist', 'cli.js')));
     assert.ok(!fs.existsSync(path.join(dir, 'dist', 'src', 'stale.js')));
+  });
+
+  test('F192: the server is one bundled file, and what its modules read beside themselves (hub templates, assets, the PDF thread, the metrics listener) is found', async () => {
+    const dir = checkout();
+    dirs.push(dir);
+    const metricsPort = await freePort();
+    const s = start(dir, db.url, { METRICS_PORT: String(metricsPort) });
+    children.push(s.child);
+    const base = await s.address;
+
+    // The entry holds the app itself: its only relative imports are chunks esbuild wrote beside it.
+    const entry = fs.readFileSync(path.join(dir, 'dist', 'src', 'main.js'), 'utf8');
+    assert.match(entry, /async function buildApp\(/);
+    const relative = [...entry.matchAll(/(?:from|import\()\s*"(\.[^"]+)"/g)].map((m) => m[1]);
+    for (const file of relative) assert.match(file, /^\.\/[\w-]+-[A-Z0-9]{8}\.js$/, `${file} is a chunk, not a transpiled module`);
+
+    const api = (method: string, url: string, body?: unknown) =>
+      fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    for (const [url, type] of [
+      ['/favicon.ico', 'image/x-icon'],
+      ['/embed/form.js', 'javascript'],
+      ['/hub/hub.css', 'text/css'],
+      ['/docs/', 'text/html'],
+      ['/api/v1/openapi.json', 'application/json'],
+    ]) {
+      const res = await fetch(`${base}${url}`);
+      assert.equal(res.status, 200, url);
+      assert.match(res.headers.get('content-type') ?? '', new RegExp(type), url);
+    }
+    // Swagger UI's own files, which its package finds through __dirname (kept outside the bundle).
+    const docs = await (await fetch(`${base}/docs/`)).text();
+    const asset = /(?:src|href)="\.?\/?([^"]+\.js)"/.exec(docs)?.[1];
+    assert.ok(asset, docs.slice(0, 300));
+    assert.equal((await fetch(new URL(asset, `${base}/docs/`))).status, 200, asset);
+
+    const contact = (await (await api('POST', '/api/v1/contacts', { first_name: 'Bundle', last_name: 'Check' })).json()).data;
+    const invoice = (await (await api('POST', '/api/v1/invoices', { contact_id: contact.id, name: 'Bundled', line_items: [{ name: 'Boiler service', unitPrice: 80 }] })).json()).data;
+    assert.equal((await api('PUT', `/api/v1/invoices/${invoice.id}/status`, { status: 'sent' })).status, 200);
+    const pdf = await api('GET', `/api/v1/invoices/${invoice.id}/pdf`);
+    assert.equal(pdf.status, 200);
+    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    // The hub renders its templates (src/modules/hub/views, read through import.meta.url).
+    const link = (await (await api('POST', `/api/v1/contacts/${contact.id}/hub-link`)).json()).data.url as string;
+    const hub = await fetch(`${base}${new URL(link).pathname}/invoices/${invoice.id}`);
+    assert.equal(hub.status, 200);
+    assert.match(await hub.text(), /Boiler service/);
+    // The metrics listener, loaded only with METRICS_PORT (a chunk of its own, with prom-client).
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    assert.equal(metrics.status, 200);
+    assert.match(await metrics.text(), /http_requests_total|process_cpu/);
   });
 
   test('a simple command spends well under the 1.5 s of CPU it took when tsx compiled the TypeScript at each run', async () => {
