@@ -9,8 +9,10 @@
 // BENCH_PROFILE_DIR=<dir> keeps each scenario's .cpuprofile there.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { SourceMap } from 'node:module';
 import path from 'node:path';
 import readline from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load } from './load.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -53,7 +55,7 @@ const scenarios = all.filter((s) => !process.env.BENCH_ONLY || s.name.includes(p
 
 interface Node {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 interface Profile {
@@ -73,6 +75,20 @@ const BUCKETS: [string, (url: string, fn: string) => boolean][] = [
   ['templates (eta)', (u) => u.includes('node_modules/eta')],
   ['other dependencies', (u) => u.includes('node_modules/')],
 ];
+// The server is bundled (F192): each frame is read back through the bundle's source
+// map to the file it came from (src/..., node_modules/<package>/...), which the buckets name.
+const maps = new Map<string, { map: SourceMap; dir: string } | null>();
+function toSources(p: Profile): Profile {
+  for (const { callFrame: frame } of p.nodes) {
+    if (!frame.url.startsWith('file://')) continue;
+    const file = fileURLToPath(frame.url);
+    if (!maps.has(file)) maps.set(file, fs.existsSync(`${file}.map`) ? { map: new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'))), dir: path.dirname(file) } : null);
+    const bundle = maps.get(file);
+    const entry = bundle?.map.findEntry(frame.lineNumber, frame.columnNumber);
+    if (entry && 'originalSource' in entry) frame.url = pathToFileURL(path.resolve(bundle!.dir, entry.originalSource)).href;
+  }
+  return p;
+}
 function buckets(p: Profile): [string, number][] {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const time = new Map<string, number>();
@@ -118,6 +134,7 @@ for (const s of scenarios) {
   await fetch(`${info.side}/profile/start`, { method: 'POST' });
   const r = await load({ url: `${info.app}${s.path}`, method: s.method, body: s.body, paths: s.paths, headers, connections: 32, seconds });
   const profile = (await (await fetch(`${info.side}/profile/stop`, { method: 'POST' })).json()) as Profile;
+  toSources(profile);
   // BENCH_PROFILE_DIR=<dir>: each scenario's profile kept, to open in DevTools or read by function.
   if (process.env.BENCH_PROFILE_DIR) fs.writeFileSync(path.join(process.env.BENCH_PROFILE_DIR, `${s.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
   const top = buckets(profile)

@@ -95,6 +95,10 @@ async function bundleServers(folders, outDir) {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
+    // For bench/profile.ts, which reads a profile's frames back to their sources; Node
+    // itself loads a map only with --enable-source-maps.
+    sourcemap: 'linked',
+    sourcesContent: false,
     external: SERVER_OUTSIDE,
     banner: {
       js: "import { createRequire as __fieldworkRequire } from 'node:module'; const require = __fieldworkRequire(import.meta.url); const __fieldworkDist = new URL('../', import.meta.url);",
