@@ -1,8 +1,8 @@
 // `npm start` and the `fieldwork` command run from JavaScript: every .ts file of src/
 // (and of the folders named as arguments, e.g. bench) transpiled by esbuild into
-// dist/<folder>/ (types are checked by `tsc --noEmit` in `npm test`, not here), and the
-// processes' entry files bundled over them (bundleServers, bundleCli). Plain
-// JavaScript, so it needs no loader. It builds only when a source changed, into a
+// dist/<folder>/ (types are checked by `tsc --noEmit` in `npm test`, not here), but for
+// the servers' entries, bundled in their place (bundleServers); the CLI is bundled beside
+// (bundleCli). Plain JavaScript, so it needs no loader. It builds only when a source changed, into a
 // fresh directory that `dist` is then switched to (scripts/fresh-build.mjs), so
 // processes started at once from one checkout never delete files under each other.
 import fs from 'node:fs';
@@ -73,6 +73,7 @@ async function bundleServers(folders, outDir) {
     name: 'urls-beside-the-transpiled-module',
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
+        if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined; // packages load as esbuild loads them
         const code = await fs.promises.readFile(file, 'utf8');
         // An entry's output is where its transpiled copy would be: its import.meta is right as it is.
         if (own.has(file) || !code.includes('import.meta.')) return { contents: code, loader: 'ts' };
