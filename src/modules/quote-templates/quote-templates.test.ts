@@ -147,13 +147,18 @@ describe('quote templates', () => {
     before(async () => {
       mine = client(t.app, (await seedWorkspace(t.db)).token);
       ids = [];
+      let lastUpdate = '';
       for (const [name, price] of [
         ['Bravo', 30],
         ['Alpha', 10],
         ['Charlie', 20],
       ] as const) {
-        ids.push((await mine.post('/api/v1/quote-templates', { template_name: name, line_items: [{ name: 'x', unitPrice: price }] })).body.data.id);
+        const created = (await mine.post('/api/v1/quote-templates', { template_name: name, line_items: [{ name: 'x', unitPrice: price }] })).body.data;
+        ids.push(created.id);
+        lastUpdate = created.updated_at;
       }
+      // Timestamps are to the millisecond: the edit must come after the last create's, not tie with it (ties sort by id).
+      while (Date.now() <= Date.parse(lastUpdate)) await new Promise((resolve) => setTimeout(resolve, 1));
       await mine.put(`/api/v1/quote-templates/${ids[0]}`, { description: 'edited' });
     });
 
