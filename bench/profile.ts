@@ -78,7 +78,7 @@ const BUCKETS: [string, (url: string, fn: string) => boolean][] = [
 // The server is bundled (F192): each frame is read back through the bundle's source
 // map to the file it came from (src/..., node_modules/<package>/...), which the buckets name.
 const maps = new Map<string, { map: SourceMap; dir: string } | null>();
-function toSources(p: Profile): Profile {
+function toSources(p: Profile): void {
   for (const { callFrame: frame } of p.nodes) {
     if (!frame.url.startsWith('file://')) continue;
     const file = fileURLToPath(frame.url);
@@ -87,7 +87,6 @@ function toSources(p: Profile): Profile {
     const entry = bundle?.map.findEntry(frame.lineNumber, frame.columnNumber);
     if (entry && 'originalSource' in entry) frame.url = pathToFileURL(path.resolve(bundle!.dir, entry.originalSource)).href;
   }
-  return p;
 }
 function buckets(p: Profile): [string, number][] {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));

@@ -3,7 +3,6 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { seedWorkspace, testDatabase } from './helpers.ts';
 import { waitFor } from './webhook-receiver.ts';
@@ -61,14 +60,6 @@ function cli(dir: string, url: string, args: string[]): Promise<{ code: number; 
     });
   });
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const builds = (dir: string) => fs.readdirSync(path.join(dir, 'dist.builds')).filter((n) => !n.startsWith('.'));
 const current = (dir: string) => fs.readlinkSync(path.join(dir, 'dist'));
@@ -141,10 +132,12 @@ describe('build once, shared by processes started from one checkout', () => {
   test('F192: the server is one bundled file, and what its modules read beside themselves (hub templates, assets, the PDF thread, the metrics listener) is found', async () => {
     const dir = checkout();
     dirs.push(dir);
-    const metricsPort = await freePort();
-    const s = start(dir, db.url, { METRICS_PORT: String(metricsPort) });
+    // METRICS_PORT=0: the ready line names the port the metrics listener got.
+    const s = start(dir, db.url, { METRICS_PORT: '0' });
     children.push(s.child);
     const base = await s.address;
+    const metricsUrl = /metrics on (http:\/\/[\d.:]+\/metrics)/.exec(s.out)?.[1];
+    assert.ok(metricsUrl, s.out);
 
     // The entry holds the app itself: its only relative imports are chunks esbuild wrote beside it.
     const entry = fs.readFileSync(path.join(dir, 'dist', 'src', 'main.js'), 'utf8');
@@ -183,7 +176,7 @@ describe('build once, shared by processes started from one checkout', () => {
     assert.equal(hub.status, 200);
     assert.match(await hub.text(), /Boiler service/);
     // The metrics listener, loaded only with METRICS_PORT (a chunk of its own, with prom-client).
-    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    const metrics = await fetch(metricsUrl);
     assert.equal(metrics.status, 200);
     assert.match(await metrics.text(), /http_requests_total|process_cpu/);
   });
