@@ -173,8 +173,14 @@ const CONTACT_COLUMNS =
   'id, workspace_id, first_name, last_name, email, phone, secondary_email, secondary_phone, company, company_department, company_position, title, type, owner_id, info, custom_fields, created_at, updated_at';
 const contactOf = (r: Row) => ({ ...r, info: json(r.info), custom_fields: json(r.custom_fields) });
 const userRef = (id: unknown, first: unknown, last: unknown) => (id ? { id, first_name: first, last_name: last } : null);
-const perPageOf = (q: { per_page?: string }) => Math.min(100, Math.max(1, Number(q.per_page ?? 25) || 25));
-const pageOf = (q: { page?: string }) => Math.max(1, Number(q.page ?? 1) || 1);
+const perPageOf = (q: { per_page?: string }) => Math.min(100, Math.max(1, Math.trunc(Number(q.per_page ?? 25)) || 25));
+const pageOf = (q: { page?: string }) => Math.max(1, Math.trunc(Number(q.page ?? 1)) || 1);
+/**
+ * A page's LIMIT and OFFSET as the app writes them (src/db/list-query.ts): the size in
+ * the text and no OFFSET on the first page, so PostgreSQL keeps a generic plan.
+ */
+const pageSql = (page: number, perPage: number): { sql: string; params: number[] } =>
+  page === 1 ? { sql: `limit ${perPage}`, params: [] } : { sql: `limit ${perPage} offset ?`, params: [(page - 1) * perPage] };
 /** The total only when the page cannot tell it (as the app's list builder). */
 async function pagination(rows: number, page: number, perPage: number, count: () => Promise<number>) {
   const total = rows === 0 || rows === perPage ? await count() : (page - 1) * perPage + rows;
@@ -229,14 +235,12 @@ app.get<{ Querystring: { search?: string; page?: string; per_page?: string } }>(
   if (term && term.length >= 3 && !/[\\%_]/.test(term)) {
     const like = `%${term}%`;
     const params = [key.workspaceId, like, like, like, like, like, like];
-    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? and ${SEARCH_WHERE} order by created_at desc, id desc limit ? offset ?`, [
-      ...params,
-      perPage,
-      (page - 1) * perPage,
-    ]);
+    const limit = pageSql(page, perPage);
+    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? and ${SEARCH_WHERE} order by created_at desc, id desc ${limit.sql}`, [...params, ...limit.params]);
     count = () => countOf(`select count(*) as n from contacts where workspace_id = ? and ${SEARCH_WHERE}`, params);
   } else {
-    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? order by created_at desc, id desc limit ? offset ?`, [key.workspaceId, perPage, (page - 1) * perPage]);
+    const limit = pageSql(page, perPage);
+    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? order by created_at desc, id desc ${limit.sql}`, [key.workspaceId, ...limit.params]);
     count = () => countOf("select coalesce(sum(n), 0) as n from row_counts where workspace_id = ? and table_name = 'contacts'", [key.workspaceId]);
   }
   return send(reply, 200, { success: true, data: rows.map(contactOf), pagination: await pagination(rows.length, page, perPage, count) });
@@ -310,9 +314,10 @@ app.get<{ Querystring: { status?: string; page?: string; per_page?: string } }>(
   const page = pageOf(req.query);
   const perPage = perPageOf(req.query);
   const status = req.query.status ?? '';
+  const limit = pageSql(page, perPage);
   const rows = await store.all(
-    'select id, number, name, status, contact_id, total, date, expire_on, created_at from quotes where workspace_id = ? and status = ? order by created_at desc, id desc limit ? offset ?',
-    [key.workspaceId, status, perPage, (page - 1) * perPage],
+    `select id, number, name, status, contact_id, total, date, expire_on, created_at from quotes where workspace_id = ? and status = ? order by created_at desc, id desc ${limit.sql}`,
+    [key.workspaceId, status, ...limit.params],
   );
   const p = await pagination(rows.length, page, perPage, () => countOf('select count(*) as n from quotes where workspace_id = ? and status = ?', [key.workspaceId, status]));
   return send(reply, 200, { success: true, data: rows.map((r) => toNumber(r, 'total')), pagination: p });
@@ -442,9 +447,10 @@ app.get<{ Querystring: { page?: string; per_page?: string } }>('/api/v1/invoices
   if (!key) return reply;
   const page = pageOf(req.query);
   const perPage = perPageOf(req.query);
+  const limit = pageSql(page, perPage);
   const rows = await store.all(
-    'select id, number, name, contact_id, status, total, amount_paid_cents, date, due_date from invoices where workspace_id = ? order by created_at desc, id desc limit ? offset ?',
-    [key.workspaceId, perPage, (page - 1) * perPage],
+    `select id, number, name, contact_id, status, total, amount_paid_cents, date, due_date from invoices where workspace_id = ? order by created_at desc, id desc ${limit.sql}`,
+    [key.workspaceId, ...limit.params],
   );
   const p = await pagination(rows.length, page, perPage, () => countOf('select count(*) as n from invoices where workspace_id = ?', [key.workspaceId]));
   const data = rows.map((r) => {
@@ -529,11 +535,12 @@ app.get<{ Querystring: { start_date?: string; end_date?: string; page?: string; 
   const perPage = perPageOf(req.query);
   const range = [key.workspaceId, req.query.start_date ?? '0000-00-00', req.query.end_date ?? '9999-99-99'];
   // The page of events and their assignees (by UUID) in one statement.
+  const limit = pageSql(page, perPage);
   const rows = await store.all(
     `select e.*, a.user_id as assignee from (select ${EVENT_COLUMNS} from events where workspace_id = ? and start_date >= ? and end_date <= ?
-       order by created_at desc, id desc limit ? offset ?) e
+       order by created_at desc, id desc ${limit.sql}) e
      left join event_assignees a on a.workspace_id = e.workspace_id and a.event_id = e.id order by e.created_at desc, e.id desc, a.user_id`,
-    [...range, perPage, (page - 1) * perPage],
+    [...range, ...limit.params],
   );
   const events: Row[] = [];
   let last: Row & { assignee_ids: unknown[] } = { assignee_ids: [] };

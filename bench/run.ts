@@ -251,8 +251,11 @@ for (const s of scenarios) {
   const p99Ratio = f && median(appRuns.map((a, i) => a.p99 / floorRuns[i].p99));
   const peakRssMb = Math.round(scenarioPeakRss / 1024);
   results.push({ name, kind, rps: r.rps, p99: r.p99, bad: r.bad + (f?.bad ?? 0), perRequest, peakRssMb, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad }, share, p99Ratio }) });
-  const perRound = f ? ` (rounds: ${appRuns.map((a, i) => (a.rps / floorRuns[i].rps).toFixed(2)).join(', ')})` : '';
-  const vs = f ? `; floor ${Math.round(f.rps)} req/s, p99 ${f.p99} ms: share ${share?.toFixed(2)}${perRound}, p99 ${p99Ratio?.toFixed(2)}x` : '';
+  // Every round's ratios, so a tail carried by a few rounds shows against one in every round.
+  const rounded = (ratio: (a: LoadResult, f: LoadResult) => number) => ` (rounds: ${appRuns.map((a, i) => ratio(a, floorRuns[i]).toFixed(2)).join(', ')})`;
+  const vs = f
+    ? `; floor ${Math.round(f.rps)} req/s, p99 ${f.p99} ms: share ${share?.toFixed(2)}${rounded((a, b) => a.rps / b.rps)}, p99 ${p99Ratio?.toFixed(2)}x${rounded((a, b) => a.p99 / b.p99)}`
+    : '';
   const mb = (n: number) => Math.round(n / 2 ** 20);
   const memory = (await (await fetch(`${info.side}/memory`)).json()) as NodeJS.MemoryUsage & { spaces?: string };
   const after = `RSS ${mb(memory.rss)} MB after (V8 heap ${mb(memory.heapUsed)} used of ${mb(memory.heapTotal)}, external ${mb(memory.external)}; ${memory.spaces})`;

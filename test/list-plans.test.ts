@@ -86,3 +86,31 @@ test("the form's SQL matches by email as the plan test above does", async () => 
   const match = t.queries.find((q) => q.includes('lower("email")'));
   assert.match(match ?? '', /where "workspace_id" = \S+ and lower\("email"\) = \S+ order by "id" asc limit \S+/, `${res.status} ${JSON.stringify(res.body)} ${match}`);
 });
+
+// A list page's size is in its statement's text and the first page has no OFFSET
+// (src/db/list-query.ts): PostgreSQL then keeps a generic plan for the named statement
+// after its fifth run. With LIMIT and OFFSET as parameters, the generic plan looked
+// costlier than every custom one, so each run was planned anew.
+test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps a generic plan', async () => {
+  const { token } = await seedWorkspace(t.db);
+  const api = client(t.app, token);
+  for (const day of ['2031-03-03', '2031-03-04', '2031-03-05']) assert.equal((await api.post('/api/v1/events', { start_date: day, end_date: day, name: `On ${day}` })).status, 201);
+  const week = '/api/v1/events?start_date=2031-03-02&end_date=2031-03-08&per_page=100';
+  t.queries.length = 0;
+  for (let i = 0; i < 8; i++) assert.equal((await api.get(week)).body.data.length, 3);
+  const pages = new Set(t.queries.filter((q) => q.includes('from "events"')));
+  assert.equal(pages.size, 1, [...pages].join('\n'));
+  const [page] = pages;
+  assert.match(page, /order by "created_at" desc, "id" desc limit 100$/, page);
+  t.queries.length = 0;
+  assert.equal((await api.get(`${week}&page=2`)).body.data.length, 0);
+  assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', /limit 100 offset \$\d+$/);
+  if (backend === 'postgres') {
+    // Sequential requests reuse the pool's most recently released connection, where the statement is named.
+    const plans = await t.db.connection().execute(
+      async (conn) => (await sql<{ generic_plans: number; custom_plans: number }>`select generic_plans, custom_plans from pg_prepared_statements where statement = ${page}`.execute(conn)).rows,
+    );
+    assert.equal(plans.length, 1, JSON.stringify(plans));
+    assert.ok(Number(plans[0].generic_plans) >= 3, JSON.stringify(plans));
+  }
+});

@@ -51,7 +51,8 @@ describe('lists compiled once per shape (F165)', () => {
     const cases: [F, Parameters<typeof paginate>[2]][] = [
       [{ ws, type: 'lead' }, { per_page: 3, page: 2 }],
       [{ ws, type: 'customer' }, { per_page: 3, page: 2 }], // same shape, other value
-      [{ ws, type: 'lead' }, { per_page: 2, page: 3 }], // same shape, other page
+      [{ ws, type: 'lead' }, { per_page: 3, page: 3 }], // same shape, other page
+      [{ ws, type: 'lead' }, { per_page: 2, page: 3 }], // another page size: its own shape (the size is in the text)
       [{ ws }, { per_page: 5, page: 2 }], // the maintained count
       [{ ws }, { per_page: 5, page: 3 }],
       [{ ws, last: ['Odd'] }, { per_page: 4, page: 2, sort_by: 'first_name', sort_direction: 'asc' }],
@@ -66,21 +67,21 @@ describe('lists compiled once per shape (F165)', () => {
       assert.deepEqual(got, want, JSON.stringify([f, q]));
       assert.ok(got.rows.length > 0, JSON.stringify([f, q]));
     }
-    // Shapes: type (pages 2+), workspace only, one last name page 2+, page 1, two last names, search with a bound.
-    assert.equal(builds, 6);
+    // Shapes: type (3 and 2 a page), workspace only, one last name page 2+, page 1, two last names, search with a bound.
+    assert.equal(builds, 7);
     // Inside a transaction: the same shapes, its own uncommitted rows.
     await t.db
       .transaction()
       .execute(async (trx) => {
         await trx.insertInto('contacts').values({ workspace_id: ws, first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
-        const got = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 2, sort_by: 'first_name', sort_direction: 'asc' });
+        const got = await list(trx, { ws, last: ['Odd'] }, { per_page: 4, page: 3, sort_by: 'first_name', sort_direction: 'asc' });
         assert.deepEqual(got.rows, []);
-        const first = await list(trx, { ws, last: ['Odd'] }, { per_page: 100, page: 1, sort_by: 'first_name', sort_direction: 'asc' });
+        const first = await list(trx, { ws, last: ['Odd'] }, { per_page: 4, page: 1, sort_by: 'first_name', sort_direction: 'asc' });
         assert.ok(first.rows.some((r) => r.first_name === 'Inside'));
         throw new Error('rollback');
       })
       .catch((e: Error) => assert.equal(e.message, 'rollback'));
-    assert.equal(builds, 6);
+    assert.equal(builds, 7);
   });
 
   test('a value the builder transforms makes its shape uncacheable, never a stale answer', async () => {
