@@ -176,8 +176,9 @@ const userRef = (id: unknown, first: unknown, last: unknown) => (id ? { id, firs
 const perPageOf = (q: { per_page?: string }) => Math.min(100, Math.max(1, Math.trunc(Number(q.per_page ?? 25)) || 25));
 const pageOf = (q: { page?: string }) => Math.max(1, Math.trunc(Number(q.page ?? 1)) || 1);
 /**
- * A page's LIMIT and OFFSET as the app writes them (src/db/list-query.ts): the size in
- * the text and no OFFSET on the first page, so PostgreSQL keeps a generic plan.
+ * A page's LIMIT and OFFSET as the app writes them when there is no search nor sync
+ * window (src/db/list-query.ts, F193): the size in the text and no OFFSET on the first
+ * page, so PostgreSQL keeps a generic plan.
  */
 const pageSql = (page: number, perPage: number): { sql: string; params: number[] } =>
   page === 1 ? { sql: `limit ${perPage}`, params: [] } : { sql: `limit ${perPage} offset ?`, params: [(page - 1) * perPage] };
@@ -235,8 +236,12 @@ app.get<{ Querystring: { search?: string; page?: string; per_page?: string } }>(
   if (term && term.length >= 3 && !/[\\%_]/.test(term)) {
     const like = `%${term}%`;
     const params = [key.workspaceId, like, like, like, like, like, like];
-    const limit = pageSql(page, perPage);
-    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? and ${SEARCH_WHERE} order by created_at desc, id desc ${limit.sql}`, [...params, ...limit.params]);
+    // As the app's search (src/db/list-query.ts): the page as parameters, so each term is planned for itself.
+    rows = await store.all(`select ${CONTACT_COLUMNS} from contacts where workspace_id = ? and ${SEARCH_WHERE} order by created_at desc, id desc limit ? offset ?`, [
+      ...params,
+      perPage,
+      (page - 1) * perPage,
+    ]);
     count = () => countOf(`select count(*) as n from contacts where workspace_id = ? and ${SEARCH_WHERE}`, params);
   } else {
     const limit = pageSql(page, perPage);

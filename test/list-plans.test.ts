@@ -91,7 +91,7 @@ test("the form's SQL matches by email as the plan test above does", async () => 
 // (src/db/list-query.ts): PostgreSQL then keeps a generic plan for the named statement
 // after its fifth run. With LIMIT and OFFSET as parameters, the generic plan looked
 // costlier than every custom one, so each run was planned anew.
-test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps a generic plan', async () => {
+test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps a generic plan (not with a search or a sync window)', async () => {
   const { token } = await seedWorkspace(t.db);
   const api = client(t.app, token);
   for (const day of ['2031-03-03', '2031-03-04', '2031-03-05']) assert.equal((await api.post('/api/v1/events', { start_date: day, end_date: day, name: `On ${day}` })).status, 201);
@@ -104,7 +104,13 @@ test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps
   assert.match(page, /order by "created_at" desc, "id" desc limit 100$/, page);
   t.queries.length = 0;
   assert.equal((await api.get(`${week}&page=2`)).body.data.length, 0);
-  assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', /limit 100 offset \$\d+$/);
+  assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', /limit 100 offset (\$\d+|\?)$/);
+  // A search term or a sync window: how many rows match decides the plan, so both stay parameters.
+  for (const narrowed of [`${week}&search=On`, `${week}&updated_since=2000-01-01T00:00:00Z`]) {
+    t.queries.length = 0;
+    assert.equal((await api.get(narrowed)).body.data.length, 3);
+    assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', /limit (\$\d+|\?) offset (\$\d+|\?)$/, narrowed);
+  }
   if (backend === 'postgres') {
     // Sequential requests reuse the pool's most recently released connection, where the statement is named.
     const plans = await t.db.connection().execute(

@@ -245,20 +245,24 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
     const sortCol = spec.sort[params.sort_by ?? 'created_at'] ?? spec.sort.created_at;
     const offset = (page - 1) * perPage;
     const { pattern, candidate } = searchPatterns(spec, params.search);
-    // The page size is part of the statement's text and the first page has no OFFSET:
-    // PostgreSQL plans a named statement's parameters generically once, unless that
-    // plan looks costlier than the custom ones, which a LIMIT and OFFSET it cannot
-    // see always do (it assumes 10% of the rows for each), so every run was planned
-    // anew. Sizes are few (1 to 100): a shape each, like the sort.
-    const list = { ...syncBounds(params), pattern, candidate, offset };
+    const bounds = syncBounds(params);
+    // F193: the page size is part of the statement's text and the first page has no
+    // OFFSET. PostgreSQL plans a named statement generically after five runs, unless that
+    // plan looks costlier than the custom ones, which a LIMIT and OFFSET it cannot see
+    // always do (it assumes a tenth of the rows for each): every run was planned anew.
+    // Sizes are few (1 to 100): a shape each, like the sort. A search term or a sync
+    // window keeps both as parameters, so each run is still planned for its own values:
+    // how many rows they match decides the plan, and a generic plan cannot tell.
+    const literalPage = pattern === undefined && bounds.us === undefined && bounds.ub === undefined && bounds.cs === undefined && bounds.cb === undefined;
+    const list = { ...bounds, pattern, candidate, limit: literalPage ? undefined : perPage, offset };
     const leaves: unknown[] = [];
     const shapeKey = shapeOf([filters as Values, list], leaves);
-    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir} ${perPage}`, () => {
+    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir}${literalPage ? ` ${perPage}` : ''}`, () => {
       const compiled = compileShape([filters, list] as const, ([f, v]) => {
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
-        const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(sql.lit(perPage));
-        const pageQuery = v.offset === 0 ? ordered : ordered.offset(v.offset);
+        const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
+        const pageQuery = v.limit === undefined ? (v.offset === 0 ? ordered.limit(sql.lit(perPage)) : ordered.limit(sql.lit(perPage)).offset(v.offset)) : ordered.limit(v.limit).offset(v.offset);
         return [pageQuery, countQuery(db, base, filtered, spec)];
       });
       return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
