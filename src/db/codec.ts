@@ -79,7 +79,7 @@ const OMITTED = 3;
 // copy would turn it into a dictionary, slow for everything that reads it after.
 function decodeRow<Api>(row: object, codec: Columns, extra: ReadonlySet<string> | undefined): Api {
   const source = row as Record<string, unknown>;
-  if (extra?.size || codec.omitted.some((k) => source[k] !== undefined)) return decodeByKey<Api>(source, codec.kinds, extra);
+  if (extra?.size || holdsAny(source, codec.omitted)) return decodeByKey<Api>(source, codec.kinds, extra);
   const out: Record<string, unknown> = { ...source };
   for (const k of codec.json) {
     const v = out[k];
@@ -90,6 +90,11 @@ function decodeRow<Api>(row: object, codec: Columns, extra: ReadonlySet<string> 
     if (v !== undefined && v !== null) out[k] = Boolean(v);
   }
   return out as Api;
+}
+
+function holdsAny(row: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (const k of keys) if (row[k] !== undefined) return true;
+  return false;
 }
 
 function decodeByKey<Api>(source: Record<string, unknown>, kinds: Map<string, Kind>, extra: ReadonlySet<string> | undefined): Api {
