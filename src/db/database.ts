@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
+import { rowObjects } from './row-objects.ts';
 import { kyselyStatement, type RowReader, rowReader } from './sqlite-rows.ts';
 
 // pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
@@ -76,9 +77,16 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
       namedStatements(client);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    // Rows read as arrays and made objects by a function compiled per statement (F195), as on SQLite.
+    const builders = new Map<string, (values: readonly unknown[]) => Record<string, unknown>>();
     directReads.set(db, async (name, text, values) => {
       onQuery?.(text);
-      return (await pool.query({ name, text, values: values as unknown[] })).rows;
+      const result = await pool.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' });
+      let build = builders.get(text);
+      if (!build) builders.set(text, (build = rowObjects(result.fields.map((f) => f.name))));
+      const rows = new Array<Record<string, unknown>>(result.rows.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = build(result.rows[i]!);
+      return rows;
     });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { rowObjects } from './row-objects.ts';
 
 export type RowReader = (parameters: readonly unknown[]) => unknown[];
 
@@ -10,8 +11,7 @@ export type RowReader = (parameters: readonly unknown[]) => unknown[];
  * objects that decode and serialize the rows are faster to read.
  */
 export function rowReader(stmt: SQLite.Statement): RowReader {
-  const names = stmt.columns().map((c) => c.name);
-  const build = new Function('a', `return {${names.map((name, i) => `${JSON.stringify(name)}: a[${i}]`).join(', ')}};`) as (a: unknown[]) => unknown;
+  const build = rowObjects(stmt.columns().map((c) => c.name));
   stmt.raw(true);
   return (parameters) => {
     const arrays = stmt.all(...parameters) as unknown[][];
