@@ -262,7 +262,8 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
         const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
-        const pageQuery = v.limit === undefined ? (v.offset === 0 ? ordered.limit(sql.lit(perPage)) : ordered.limit(sql.lit(perPage)).offset(v.offset)) : ordered.limit(v.limit).offset(v.offset);
+        const sized = v.limit === undefined ? ordered.limit(sql.lit(perPage)) : ordered.limit(v.limit);
+        const pageQuery = v.limit === undefined && v.offset === 0 ? sized : sized.offset(v.offset);
         return [pageQuery, countQuery(db, base, filtered, spec)];
       });
       return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
