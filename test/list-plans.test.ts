@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { paginate, sortByName } from '../src/db/list-query.ts';
 import { backend, buildTestApp, client, keyFor, planOf as planOfIn, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Migration 0020: a status-filtered document list is one index range in D1 order, not a
@@ -92,7 +93,7 @@ test("the form's SQL matches by email as the plan test above does", async () => 
 // after its fifth run. With LIMIT and OFFSET as parameters, the generic plan looked
 // costlier than every custom one, so each run was planned anew.
 test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps a generic plan (not with a search or a sync window)', async () => {
-  const { token } = await seedWorkspace(t.db);
+  const { token, workspace } = await seedWorkspace(t.db);
   const api = client(t.app, token);
   for (const day of ['2031-03-03', '2031-03-04', '2031-03-05']) assert.equal((await api.post('/api/v1/events', { start_date: day, end_date: day, name: `On ${day}` })).status, 201);
   const week = '/api/v1/events?start_date=2031-03-02&end_date=2031-03-08&per_page=100';
@@ -110,6 +111,18 @@ test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps
     t.queries.length = 0;
     assert.equal((await api.get(narrowed)).body.data.length, 3);
     assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', /limit (\$\d+|\?) offset (\$\d+|\?)$/, narrowed);
+  }
+  // paginate(), the builder's fallback for a list it cannot cache, writes its page the same way.
+  const spec = { id: 'id', sort: sortByName(['id']), search: ['name'] };
+  const events = () => t.db.selectFrom('events').select('id').where('workspace_id', '=', workspace.id);
+  for (const [params, page] of [
+    [{ per_page: 100 }, /limit 100$/],
+    [{ per_page: 100, page: 2 }, /limit 100 offset (\$\d+|\?)$/],
+    [{ per_page: 100, search: 'On 2031' }, /limit (\$\d+|\?) offset (\$\d+|\?)$/],
+  ] as const) {
+    t.queries.length = 0;
+    await paginate(t.db, events(), params, spec);
+    assert.match(t.queries.find((q) => q.includes('from "events"')) ?? '', page, JSON.stringify(params));
   }
   if (backend === 'postgres') {
     // Sequential requests reuse the pool's most recently released connection, where the statement is named.

@@ -154,10 +154,6 @@ function applySyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB,
   return out;
 }
 
-function withSyncFilters<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, params: ListParams) {
-  return applySyncFilters(qb, spec, syncBounds(params));
-}
-
 /** The workspace id when `qb` reads `table` filtered by `workspace_id = ?` alone. */
 function workspaceOnly(qb: SelectQueryBuilder<DB, keyof DB, unknown>, table: string): number | undefined {
   const node = qb.toOperationNode();
@@ -200,6 +196,27 @@ async function countRows<TB extends keyof DB, O>(
 }
 
 /**
+ * F193: a page's LIMIT and OFFSET. PostgreSQL plans a named statement generically after
+ * five runs, unless that plan looks costlier than the custom ones, which a LIMIT and
+ * OFFSET it cannot see always do (it assumes a tenth of the rows for each): every run
+ * was planned anew. So the size is part of the statement's text (sizes are few, 1 to
+ * 100) and the first page has no OFFSET; later pages keep OFFSET as a parameter. A
+ * search term or a sync window keeps both as parameters, so each run is still planned
+ * for its own values: how many rows they match decides the plan, and a generic plan
+ * cannot tell.
+ */
+function sizeInText(pattern: string | undefined, bounds: SyncBounds): boolean {
+  return pattern === undefined && bounds.us === undefined && bounds.ub === undefined && bounds.cs === undefined && bounds.cb === undefined;
+}
+
+/** The ordered query limited to its page; `limit` and `offset` may be a shape's sentinels (listOf). */
+function pageOf<TB extends keyof DB, O>(ordered: SelectQueryBuilder<DB, TB, O>, perPage: number, limit: number, offset: number, inText: boolean) {
+  if (!inText) return ordered.limit(limit).offset(offset);
+  const sized = ordered.limit(sql.lit(perPage));
+  return offset === 0 ? sized : sized.offset(offset);
+}
+
+/**
  * The page, then the total only when the page cannot tell it: a page that is
  * neither empty nor full ends the list, so its offset plus its length is the total.
  */
@@ -213,9 +230,12 @@ export async function paginate<TB extends keyof DB, O>(
   const perPage = params.per_page ?? 25;
   const dir = params.sort_direction ?? 'desc'; // D1
   const sortCol = spec.sort[params.sort_by ?? 'created_at'] ?? spec.sort.created_at;
-  const filtered = withSearch(withSyncFilters(base, spec, params), spec, params.search);
+  const { pattern, candidate } = searchPatterns(spec, params.search);
+  const bounds = syncBounds(params);
+  const filtered = applySearch(applySyncFilters(base, spec, bounds), spec, pattern, candidate);
   const offset = (page - 1) * perPage;
-  const rows = await filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir).limit(perPage).offset(offset).execute();
+  const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
+  const rows = await pageOf(ordered, perPage, perPage, offset, sizeInText(pattern, bounds)).execute();
   const full = rows.length === 0 || rows.length === perPage;
   const total = full ? await countRows(db, base, filtered, spec) : offset + rows.length;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
@@ -246,24 +266,16 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
     const offset = (page - 1) * perPage;
     const { pattern, candidate } = searchPatterns(spec, params.search);
     const bounds = syncBounds(params);
-    // F193: the page size is part of the statement's text and the first page has no
-    // OFFSET. PostgreSQL plans a named statement generically after five runs, unless that
-    // plan looks costlier than the custom ones, which a LIMIT and OFFSET it cannot see
-    // always do (it assumes a tenth of the rows for each): every run was planned anew.
-    // Sizes are few (1 to 100): a shape each, like the sort. A search term or a sync
-    // window keeps both as parameters, so each run is still planned for its own values:
-    // how many rows they match decides the plan, and a generic plan cannot tell.
-    const literalPage = pattern === undefined && bounds.us === undefined && bounds.ub === undefined && bounds.cs === undefined && bounds.cb === undefined;
-    const list = { ...bounds, pattern, candidate, limit: literalPage ? undefined : perPage, offset };
+    const inText = sizeInText(pattern, bounds);
+    const list = { ...bounds, pattern, candidate, limit: inText ? undefined : perPage, offset };
     const leaves: unknown[] = [];
     const shapeKey = shapeOf([filters as Values, list], leaves);
-    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir}${literalPage ? ` ${perPage}` : ''}`, () => {
+    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir}${inText ? ` ${perPage}` : ''}`, () => {
       const compiled = compileShape([filters, list] as const, ([f, v]) => {
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
         const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
-        const sized = v.limit === undefined ? ordered.limit(sql.lit(perPage)) : ordered.limit(v.limit);
-        const pageQuery = v.limit === undefined && v.offset === 0 ? sized : sized.offset(v.offset);
+        const pageQuery = pageOf(ordered, perPage, v.limit ?? perPage, v.offset, inText);
         return [pageQuery, countQuery(db, base, filtered, spec)];
       });
       return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
