@@ -47,6 +47,46 @@ function withFonts(doc: PDFKit.PDFDocument): PDFKit.PDFDocument {
   Reflect.set(doc, '_fontCount', metrics.length);
   return doc.font('Helvetica');
 }
+// pdfkit's text() sends every string through its line wrapper, which runs the Unicode
+// line breaker over it: a fifth of a PDF's CPU (F197), spent finding the one line that a
+// quantity, an amount or a short item name always is. A text that surely fits its box on
+// one line is drawn by the call the wrapper makes for each line (`_fragment`), with the
+// options its line event passes, and leaves the position where the wrapper leaves it, so
+// the bytes are the same. "Surely": its width, plus the most kerning could take off at
+// each of its characters (the wrapper measures word by word, without the kerning between
+// words), fits; no line break in it; and not so near the page's bottom that the wrapper
+// would start a page. Any other text goes through text().
+const fragment = Reflect.get(PDFDocument.prototype, '_fragment') as (this: PDFKit.PDFDocument, text: string, x: number, y: number, options: object) => void;
+const MAX_KERN = Math.max(...metrics.map(({ template }) => Math.max(...Object.values((template.font as { kernPairs: Record<string, number> }).kernPairs).map(Math.abs)))) / 1000;
+const BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/;
+// The short way on (tests draw without it, to compare the bytes).
+let direct = true;
+export async function drawEveryTextWrapped<T>(run: () => Promise<T>): Promise<T> {
+  direct = false;
+  try {
+    return await run();
+  } finally {
+    direct = true;
+  }
+}
+function fitsOneLine(doc: PDFKit.PDFDocument, text: string, width: number): boolean {
+  const size = Reflect.get(doc, '_fontSize') as number;
+  return direct && text !== '' && !BREAKS.test(text) && doc.widthOfString(text) + text.length * MAX_KERN * size <= width;
+}
+const lineHeight = (doc: PDFKit.PDFDocument) => doc.currentLineHeight(true) + ((Reflect.get(doc, '_lineGap') as number) || 0);
+/** doc.text(text, x, y, { width, align }), by the short way when it is surely one line. */
+function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): void {
+  if (!fitsOneLine(doc, text, width) || y + 2 * doc.currentLineHeight(true) > doc.page.maxY()) {
+    doc.text(text, x, y, { width, align, lineBreak: false });
+    return;
+  }
+  fragment.call(doc, text, x, y, { width, align, lineBreak: false, columns: 0, columnGap: 18, rotation: 0, lineWidth: width });
+  doc.x = x;
+  doc.y = y + lineHeight(doc);
+}
+/** doc.heightOfString(text, { width }), by the short way when it is surely one line. */
+const heightOf = (doc: PDFKit.PDFDocument, text: string, width: number): number => (fitsOneLine(doc, text, width) ? lineHeight(doc) : doc.heightOfString(text, { width }));
+
 // pdfkit's option for no default font (its types only know a font name).
 const noDefaultFont: object = { font: null };
 
@@ -100,10 +140,10 @@ export function draw(s: Sheet): Promise<Buffer> {
   const header = () => {
     const y = doc.y;
     doc.font('Helvetica-Bold').fontSize(9).fillColor(GREY);
-    doc.text('ITEM', left, y, { width: itemWidth, lineBreak: false });
-    doc.text('QTY', x.qty, y, { width: cols.qty, align: 'right', lineBreak: false });
-    doc.text('UNIT PRICE', x.price, y, { width: cols.price, align: 'right', lineBreak: false });
-    doc.text('AMOUNT', x.amount, y, { width: cols.amount, align: 'right', lineBreak: false });
+    cell(doc, 'ITEM', left, y, itemWidth);
+    cell(doc, 'QTY', x.qty, y, cols.qty, 'right');
+    cell(doc, 'UNIT PRICE', x.price, y, cols.price, 'right');
+    cell(doc, 'AMOUNT', x.amount, y, cols.amount, 'right');
     const ruleY = y + 14;
     doc.moveTo(left, ruleY).lineTo(left + width, ruleY).lineWidth(0.7).strokeColor(RULE).stroke();
     doc.fillColor('black');
@@ -120,7 +160,7 @@ export function draw(s: Sheet): Promise<Buffer> {
     const name = t(line.optional ? `${line.name} (optional)` : line.name);
     const description = line.description ? t(line.description) : '';
     doc.font('Helvetica-Bold').fontSize(10);
-    let height = doc.heightOfString(name, { width: itemWidth });
+    let height = heightOf(doc, name, itemWidth);
     doc.font('Helvetica').fontSize(9);
     if (description) height += 2 + doc.heightOfString(description, { width: itemWidth });
     height += 8;
@@ -131,10 +171,10 @@ export function draw(s: Sheet): Promise<Buffer> {
     }
     const y = doc.y;
     doc.font('Helvetica').fontSize(10).fillColor('black');
-    doc.text(t(line.quantity), x.qty, y, { width: cols.qty, align: 'right', lineBreak: false });
-    doc.text(t(line.unitPrice), x.price, y, { width: cols.price, align: 'right', lineBreak: false });
-    doc.text(t(line.total), x.amount, y, { width: cols.amount, align: 'right', lineBreak: false });
-    doc.font('Helvetica-Bold').fontSize(10).text(name, left, y, { width: itemWidth });
+    cell(doc, t(line.quantity), x.qty, y, cols.qty, 'right');
+    cell(doc, t(line.unitPrice), x.price, y, cols.price, 'right');
+    cell(doc, t(line.total), x.amount, y, cols.amount, 'right');
+    cell(doc.font('Helvetica-Bold').fontSize(10), name, left, y, itemWidth);
     if (description) doc.moveDown(0.1).font('Helvetica').fontSize(9).fillColor(GREY).text(description, left, doc.y, { width: itemWidth });
     doc.fillColor('black');
     doc.y += 8;
@@ -158,8 +198,8 @@ export function draw(s: Sheet): Promise<Buffer> {
   const labelX = x.price - 80;
   for (const [label, value, strong] of totals) {
     doc.font(strong ? 'Helvetica-Bold' : 'Helvetica').fontSize(strong ? 11 : 10);
-    doc.text(t(label), labelX, y, { width: cols.price + 80, align: 'right', lineBreak: false });
-    doc.text(t(value), x.amount, y, { width: cols.amount, align: 'right', lineBreak: false });
+    cell(doc, t(label), labelX, y, cols.price + 80, 'right');
+    cell(doc, t(value), x.amount, y, cols.amount, 'right');
     y += 16;
   }
   doc.x = left;

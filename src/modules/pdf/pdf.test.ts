@@ -9,7 +9,7 @@ import { png } from '../../../test/upload-fixtures.ts';
 import { threadId } from 'node:worker_threads';
 import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
-import { draw } from './pdf-layout.ts';
+import { draw, drawEveryTextWrapped } from './pdf-layout.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
 import { drawInPool, PdfPool } from './pdf-pool.ts';
 import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
@@ -238,6 +238,55 @@ describe('PDFs (E9)', () => {
     assert.equal(pool.threads, 0);
     assert.ok((await pool.draw(sheet)).pdf.equals(here));
     assert.equal(pool.threads, 1);
+  });
+
+  test('a text that surely fits one line is drawn without pdfkit\'s line wrapper, with the bytes the wrapper gives (F197)', async () => {
+    // Names of every length up to past the item column (the last ones wrap), kerning
+    // pairs at word boundaries (" A", " T", " Y"), accents, amounts of every width, and
+    // enough rows that they fall at every height of a page, the bottom's included.
+    const words = ['AVAYA', 'To', 'Yacht', 'Wave', 'LT', 'café', 'naïve', '12,50', 'Tyvek', 'P.V.C.'];
+    const lines = normalizeLineItems(
+      Array.from({ length: 140 }, (_, i) => ({
+        name: Array.from({ length: 1 + (i % 17) }, (_, j) => words[(i + j) % words.length]).join(' '),
+        quantity: 1 + ((i * 37) % 9999),
+        unitPrice: 0.5 + ((i * 7919) % 99999),
+        ...(i % 13 === 5 ? { description: 'Parts and labour, as agreed on site. '.repeat(1 + (i % 6)) } : {}),
+      })),
+    );
+    const view = documentView({ line_items: lines, discount: 5, discount_unit: '%', deposit: 10, deposit_unit: '%', tax_rate: 8.25, total: 0 }, 'EUR');
+    const sheet = {
+      title: 'Invoice #11',
+      changedAt: '2026-03-05T14:30:00.000Z',
+      workspaceName: 'AVA Tyre & Wave Ltd',
+      businessLines: ['1 Main St, Springfield'],
+      contactName: 'Carla Customer',
+      name: 'Every width',
+      facts: [['Date', 'March 5, 2026']] as [string, string][],
+      view,
+      after: [['Amount paid', '€10.00'], ['Balance due', view.total]] as [string, string][],
+      notes: [['Message', 'Thank you. '.repeat(40)]] as [string, string][],
+    };
+    const text = Reflect.get(PDFDocument.prototype, 'text') as (...args: unknown[]) => unknown;
+    let calls = 0;
+    Reflect.set(PDFDocument.prototype, 'text', function (this: unknown, ...args: unknown[]) {
+      calls++;
+      return text.apply(this, args);
+    });
+    try {
+      const wrapped = await drawEveryTextWrapped(() => draw(sheet));
+      const wrappedCalls = calls;
+      calls = 0;
+      const direct = await draw(sheet);
+      assert.ok(direct.equals(wrapped), 'the same bytes');
+      assert.ok(wrappedCalls > 600, `${wrappedCalls} texts wrapped`);
+      assert.ok(calls < wrappedCalls / 2, `${calls} of ${wrappedCalls} still through text()`);
+      assert.ok(calls > 10, `${calls}: the long names, descriptions and notes still wrap`);
+      const pages = await pdfText(direct);
+      assert.ok(pages.length >= 5, `${pages.length} pages`);
+      assert.ok(pages.some((page) => page.text.includes('AVAYA To Yacht Wave')));
+    } finally {
+      Reflect.set(PDFDocument.prototype, 'text', text);
+    }
   });
 
   test('a sheet too large for a pool thread\'s capped heap ends that thread and is drawn in a thread without the cap (F188)', async () => {
