@@ -67,8 +67,6 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // An idle client's connection can drop (a restart, a failover, a dropped test
     // database): the pool replaces it; unhandled, the error would end the process.
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
-    // Per pool: a statement's text names the same columns within one database.
-    const rowsOf = arrayRowsToObjects();
     // A connection that drops while checked out (a request mid-transaction during a
     // restart) fails its query, which the request turns into a 503, and also emits
     // 'error' on its client, which pg-pool only listens for while the client is idle:
@@ -76,13 +74,19 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     // broken client when it is released.
     pool.on('connect', (client) => {
       client.on('error', () => {});
-      namedStatements(client, rowsOf);
+      namedStatements(client);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    // Rows read as arrays and made objects by a function compiled per statement (F195), as on SQLite.
+    const builders = new Map<string, (values: readonly unknown[]) => Record<string, unknown>>();
     directReads.set(db, async (name, text, values) => {
       onQuery?.(text);
       const result = await pool.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' });
-      return rowsOf(text, result);
+      let build = builders.get(text);
+      if (!build) builders.set(text, (build = rowObjects(result.fields.map((f) => f.name))));
+      const rows = new Array<Record<string, unknown>>(result.rows.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = build(result.rows[i]!);
+      return rows;
     });
     return { db, dialect: 'postgres', url, close: () => db.destroy() };
   }
@@ -144,40 +148,13 @@ function statementName(text: string, values: unknown[]): string | undefined {
   }
   return name;
 }
-function namedStatements(client: object, rowsOf: RowsOf): void {
+function namedStatements(client: object): void {
   const query = Reflect.get(client, 'query') as (...args: unknown[]) => unknown;
   Reflect.set(client, 'query', (...args: unknown[]) => {
     const [text, values] = args;
-    // Kysely's form: (text, values), answered by a promise.
-    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text, values) : undefined;
-    if (!name) return query.apply(client, args);
-    const pending = query.call(client, { name, text, values, rowMode: 'array' }) as Promise<ArrayResult>;
-    return pending.then((result) => {
-      (result as { rows: unknown[] }).rows = rowsOf(text as string, result);
-      return result;
-    });
+    const name = typeof text === 'string' && Array.isArray(values) ? statementName(text, values) : undefined;
+    return name ? query.call(client, { name, text, values }, ...args.slice(2)) : query.apply(client, args);
   });
-}
-
-// PostgreSQL's rows are read as arrays and made objects by a function compiled per
-// statement text (F195, F196), as SQLite's are: one allocation with a fixed shape,
-// where pg adds the columns one at a time. The texts are bounded: at most NAMED_MAX
-// named ones, and the direct reads' fixed set.
-interface ArrayResult {
-  rows: unknown[][];
-  fields: { name: string }[];
-}
-type RowsOf = (text: string, result: ArrayResult) => Record<string, unknown>[];
-function arrayRowsToObjects(): RowsOf {
-  const builders = new Map<string, (values: readonly unknown[]) => Record<string, unknown>>();
-  return (text, result) => {
-    const rows = new Array<Record<string, unknown>>(result.rows.length);
-    if (rows.length === 0) return rows;
-    let build = builders.get(text);
-    if (!build) builders.set(text, (build = rowObjects(result.fields.map((f) => f.name))));
-    for (let i = 0; i < rows.length; i++) rows[i] = build(result.rows[i]!);
-    return rows;
-  };
 }
 
 /**
