@@ -2,12 +2,13 @@
 // 1. The CPU one 50-line invoice PDF costs (the layout of bench/server.ts's invoice,
 //    drawn BENCH_PDFS times in one thread after a warm-up; process CPU time, so the
 //    garbage collector's threads count too).
-// 2. GET /api/v1/contacts/:id under wrk (32 connections) alone (after a warm-up run), then while 20 PDFs a
-//    second are fetched from the same server: its p99 with and without, in the same run.
+// 2. GET /api/v1/contacts/:id under wrk (32 connections) alone and while 20 PDFs a second
+//    are fetched from the same server, alternated in rounds after a warm-up run: its p99
+//    with and without, round by round, and the median round's ratio.
 // Both run with the V8 flags of `npm start` (its 4 MB young generation makes a PDF's
 // garbage collection cost more than V8's defaults would): this script starts itself
 // again with them, through tsx, and starts the server with them.
-// BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (8).
+// BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (8), BENCH_ROUNDS (3).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -79,41 +80,60 @@ const single = { url: `${info.app}/api/v1/contacts/${info.contactId}`, headers, 
 // A first run warms the server up (its JIT, its caches): a cold first run measured a p99
 // of 96 ms against 5 ms for the same run after it.
 await load({ ...single, seconds: Math.min(seconds, 3) });
-const alone = await load(single);
 let made = 0;
 let failed = 0;
 const pdfUrl = `${info.app}/api/v1/invoices/${info.pdfInvoiceId}/pdf`;
-// 20 a second on the clock: a late tick sends the ones it owes.
-const began = performance.now();
-let sent = 0;
-const timer = setInterval(() => {
-  const due = Math.floor(((performance.now() - began) / 1000) * 20) - sent;
-  for (let i = 0; i < due; i++, sent++) {
-    fetch(pdfUrl, { headers })
-      .then(async (r) => {
-        await r.arrayBuffer();
-        if (r.ok) made++;
-        else failed++;
-      })
-      .catch(() => failed++);
+/** The single GET under wrk while 20 PDFs a second are fetched (on the clock: a late tick sends the ones it owes). */
+const withPdfs = async () => {
+  const began = performance.now();
+  let sent = 0;
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - began) / 1000) * 20) - sent;
+    for (let i = 0; i < due; i++, sent++) {
+      fetch(pdfUrl, { headers })
+        .then(async (r) => {
+          await r.arrayBuffer();
+          if (r.ok) made++;
+          else failed++;
+        })
+        .catch(() => failed++);
+    }
+  }, 10);
+  try {
+    return await load(single);
+  } finally {
+    clearInterval(timer);
   }
-}, 10);
-const withPdfs = await load(single);
-clearInterval(timer);
-const alone2 = await load(single);
+};
+// Runs alone and with PDFs alternate, in rounds (BENCH_ROUNDS, 3), each round's order the
+// other way from the last: this machine's speed drifts by up to 2x within a minute (the
+// single GET alone at 13,400 then 6,800 requests a second four rounds later), so one run
+// alone and one with PDFs compare the drift as much as the PDFs.
+const roundCount = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds: { alone: Awaited<ReturnType<typeof load>>; pdfs: Awaited<ReturnType<typeof load>> }[] = [];
+for (let r = 0; r < roundCount; r++) {
+  if (r % 2 === 0) {
+    const alone = await load(single);
+    rounds.push({ alone, pdfs: await withPdfs() });
+  } else {
+    const pdfs = await withPdfs();
+    rounds.push({ alone: await load(single), pdfs });
+  }
+}
 server.kill('SIGTERM');
+const ratios = rounds.map((r) => r.pdfs.p99 / r.alone.p99);
+const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
+const pdfSeconds = roundCount * seconds;
 const rows = [
-  `### ${new Date().toISOString().slice(0, 10)} — PDFs off the event loop (\`npx tsx bench/pdf.ts\`), ${info.dialect}, wrk, ${seconds}s per run, 32 connections`,
+  `### ${new Date().toISOString().slice(0, 10)} — PDFs off the event loop (\`npx tsx bench/pdf.ts\`), ${info.dialect}, wrk, ${roundCount} rounds of ${seconds}s alone and with PDFs, 32 connections`,
   '',
   `A 50-line invoice PDF (3 pages): ${cpuMs.toFixed(2)} ms of CPU each (${n} drawn in one thread; ${wallMs.toFixed(2)} ms wall).`,
   '',
-  '| GET /api/v1/contacts/:id | req/s | p99 ms |',
-  '|---|---:|---:|',
-  `| alone | ${Math.round(alone.rps)} | ${alone.p99} |`,
-  `| while ${(made / seconds).toFixed(1)} PDFs/s are made (${failed} failed) | ${Math.round(withPdfs.rps)} | ${withPdfs.p99} |`,
-  `| alone, again | ${Math.round(alone2.rps)} | ${alone2.p99} |`,
+  '| round | GET /api/v1/contacts/:id alone: req/s | p99 ms | with PDFs: req/s | p99 ms | p99 with / alone |',
+  '|---:|---:|---:|---:|---:|---:|',
+  ...rounds.map((r, i) => `| ${i + 1} | ${Math.round(r.alone.rps)} | ${r.alone.p99} | ${Math.round(r.pdfs.rps)} | ${r.pdfs.p99} | ${ratios[i].toFixed(2)}x |`),
   '',
-  `p99 with PDFs over p99 alone (the mean of both runs alone): ${(withPdfs.p99 / ((alone.p99 + alone2.p99) / 2)).toFixed(2)}x.`,
+  `${(made / pdfSeconds).toFixed(1)} PDFs a second made while loaded (${failed} failed). p99 with PDFs over p99 alone, the median round: ${median.toFixed(2)}x (target: 1.5x).`,
   '',
 ].join('\n');
 console.log(rows);

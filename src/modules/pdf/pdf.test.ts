@@ -289,6 +289,23 @@ describe('PDFs (E9)', () => {
     }
   });
 
+  test('a PDF thread runs below the API\'s thread: nice 5, in Linux\'s batch class, which never preempts on waking (F198)', { skip: process.platform !== 'linux' }, async () => {
+    const pool = new PdfPool(1, 60_000);
+    const sheet = { title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'W', businessLines: [], contactName: '', name: null, facts: [], view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'), after: [], notes: [] };
+    const { threadId: drawn } = await pool.draw(sheet);
+    assert.ok(drawn > 0);
+    // Each thread's nice value and scheduling policy (fields 19 and 41 of its stat; 3 is SCHED_BATCH).
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const tasks = readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) };
+    });
+    const own = tasks.find((task) => task.tid === process.pid)!;
+    assert.deepEqual([own.nice, own.policy], [0, 0], 'the API\'s thread: normal');
+    assert.equal(tasks.filter((task) => task.nice === 5 && task.policy === 3).length, 1, JSON.stringify(tasks));
+  });
+
   test('a sheet too large for a pool thread\'s capped heap ends that thread and is drawn in a thread without the cap (F188)', async () => {
     const lines = normalizeLineItems(Array.from({ length: 30 }, (_, i) => ({ name: `Line ${i + 1}`, unitPrice: 10, description: 'Parts and labour. '.repeat(280).slice(0, 5000) })));
     const view = documentView({ line_items: lines, discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD');
