@@ -83,6 +83,10 @@ await load({ ...single, seconds: Math.min(seconds, 3) });
 let made = 0;
 let failed = 0;
 const pdfUrl = `${info.app}/api/v1/invoices/${info.pdfInvoiceId}/pdf`;
+// And the PDFs: the first starts the PDF thread (pdfkit and its metrics loaded, its code
+// compiled), which fell in the first round with PDFs and put it at 2.4-4.0x while the
+// rounds after it were at 1.0-1.5x. A thread lives 30 s idle, longer than a run alone.
+for (let i = 0; i < 20; i++) await (await fetch(pdfUrl, { headers })).arrayBuffer();
 /** The single GET under wrk while 20 PDFs a second are fetched (on the clock: a late tick sends the ones it owes). */
 const withPdfs = async () => {
   const began = performance.now();
