@@ -289,21 +289,30 @@ describe('PDFs (E9)', () => {
     }
   });
 
-  test('a PDF thread runs below the API\'s thread: nice 5, in Linux\'s batch class, which never preempts on waking (F198)', { skip: process.platform !== 'linux' }, async () => {
+  // chrt is util-linux's; without it a PDF thread keeps the normal class (operator.md).
+  const chrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0;
+  test('a PDF thread runs below the API\'s thread: nice 5, in Linux\'s batch class, which never preempts on waking (F198)', { skip: !chrt && 'needs Linux and chrt' }, async () => {
+    // Each thread of this process: its nice value and scheduling policy (fields 19 and 41 of its stat; 3 is SCHED_BATCH).
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const threads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) };
+      });
+    const before = new Set(threads().map((task) => task.tid)); // other tests' pools may still have threads, or end them
     const pool = new PdfPool(1, 60_000);
     const sheet = { title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'W', businessLines: [], contactName: '', name: null, facts: [], view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'), after: [], notes: [] };
-    const { threadId: drawn } = await pool.draw(sheet);
-    assert.ok(drawn > 0);
-    // Each thread's nice value and scheduling policy (fields 19 and 41 of its stat; 3 is SCHED_BATCH).
-    const { readdirSync, readFileSync } = await import('node:fs');
-    const tasks = readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) };
-    });
-    const own = tasks.find((task) => task.tid === process.pid)!;
+    assert.ok((await pool.draw(sheet)).threadId > 0);
+    assert.equal(pool.threads, 1);
+    const started = threads().filter((task) => !before.has(task.tid));
+    assert.deepEqual(
+      started.filter((task) => task.nice === 5 && task.policy === 3).length,
+      1,
+      `the pool's thread among the threads it started: ${JSON.stringify(started)}`,
+    );
+    const own = threads().find((task) => task.tid === process.pid)!;
     assert.deepEqual([own.nice, own.policy], [0, 0], 'the API\'s thread: normal');
-    assert.equal(tasks.filter((task) => task.nice === 5 && task.policy === 3).length, 1, JSON.stringify(tasks));
   });
 
   test('a sheet too large for a pool thread\'s capped heap ends that thread and is drawn in a thread without the cap (F188)', async () => {
