@@ -209,10 +209,10 @@ function sizeInText(pattern: string | undefined, bounds: SyncBounds): boolean {
   return pattern === undefined && bounds.us === undefined && bounds.ub === undefined && bounds.cs === undefined && bounds.cb === undefined;
 }
 
-/** The ordered query limited to its page; `limit` and `offset` may be a shape's sentinels (listOf). */
-function pageOf<TB extends keyof DB, O>(ordered: SelectQueryBuilder<DB, TB, O>, perPage: number, limit: number, offset: number, inText: boolean) {
+/** The ordered query limited to its page; `limit` and `offset` may be a shape's sentinels (listOf), except a size in the text. */
+function pageOf<TB extends keyof DB, O>(ordered: SelectQueryBuilder<DB, TB, O>, limit: number, offset: number, inText: boolean) {
   if (!inText) return ordered.limit(limit).offset(offset);
-  const sized = ordered.limit(sql.lit(perPage));
+  const sized = ordered.limit(sql.lit(limit));
   return offset === 0 ? sized : sized.offset(offset);
 }
 
@@ -235,7 +235,7 @@ export async function paginate<TB extends keyof DB, O>(
   const filtered = applySearch(applySyncFilters(base, spec, bounds), spec, pattern, candidate);
   const offset = (page - 1) * perPage;
   const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
-  const rows = await pageOf(ordered, perPage, perPage, offset, sizeInText(pattern, bounds)).execute();
+  const rows = await pageOf(ordered, perPage, offset, sizeInText(pattern, bounds)).execute();
   const full = rows.length === 0 || rows.length === perPage;
   const total = full ? await countRows(db, base, filtered, spec) : offset + rows.length;
   return { rows, pagination: { page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
@@ -275,7 +275,7 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
         const base = build(db, f);
         const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
         const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
-        const pageQuery = pageOf(ordered, perPage, v.limit ?? perPage, v.offset, inText);
+        const pageQuery = pageOf(ordered, v.limit ?? perPage, v.offset, inText);
         return [pageQuery, countQuery(db, base, filtered, spec)];
       });
       return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };

@@ -69,23 +69,31 @@ export async function drawEveryTextWrapped<T>(run: () => Promise<T>): Promise<T>
     direct = true;
   }
 }
-function fitsOneLine(doc: PDFKit.PDFDocument, text: string, width: number): boolean {
+/** Whether a text `measured` wide (doc.widthOfString) surely fits `width` on one line. */
+function fitsOneLine(doc: PDFKit.PDFDocument, text: string, measured: number, width: number): boolean {
   const size = Reflect.get(doc, '_fontSize') as number;
-  return direct && text !== '' && !BREAKS.test(text) && doc.widthOfString(text) + text.length * MAX_KERN * size <= width;
+  return direct && text !== '' && !BREAKS.test(text) && measured + text.length * MAX_KERN * size <= width;
 }
 const lineHeight = (doc: PDFKit.PDFDocument) => doc.currentLineHeight(true) + ((Reflect.get(doc, '_lineGap') as number) || 0);
 /** doc.text(text, x, y, { width, align }), by the short way when it is surely one line. */
 function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): void {
-  if (!fitsOneLine(doc, text, width) || y + 2 * doc.currentLineHeight(true) > doc.page.maxY()) {
+  const measured = doc.widthOfString(text);
+  if (!fitsOneLine(doc, text, measured, width) || y + 2 * doc.currentLineHeight(true) > doc.page.maxY()) {
     doc.text(text, x, y, { width, align, lineBreak: false });
     return;
   }
-  fragment.call(doc, text, x, y, { width, align, lineBreak: false, columns: 0, columnGap: 18, rotation: 0, lineWidth: width });
+  // Right-aligned, the text starts where _fragment would put it (x + (width - its width
+  // without trailing spaces), in that order: the same float), and its width is passed
+  // as the wrapper passes it: measured once, where _fragment would measure it twice more.
+  const trailing = align === 'right' && /\s$/.test(text);
+  const start = align === 'right' && !trailing ? x + (width - measured) : x;
+  fragment.call(doc, text, start, y, { width, align: trailing ? 'right' : 'left', lineBreak: false, columns: 0, columnGap: 18, rotation: 0, lineWidth: width, textWidth: measured });
   doc.x = x;
   doc.y = y + lineHeight(doc);
 }
 /** doc.heightOfString(text, { width }), by the short way when it is surely one line. */
-const heightOf = (doc: PDFKit.PDFDocument, text: string, width: number): number => (fitsOneLine(doc, text, width) ? lineHeight(doc) : doc.heightOfString(text, { width }));
+const heightOf = (doc: PDFKit.PDFDocument, text: string, width: number): number =>
+  fitsOneLine(doc, text, doc.widthOfString(text), width) ? lineHeight(doc) : doc.heightOfString(text, { width });
 
 // pdfkit's option for no default font (its types only know a font name).
 const noDefaultFont: object = { font: null };
