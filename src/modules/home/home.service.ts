@@ -45,12 +45,23 @@ const EVENT_RESOURCE: Record<DomainEvent, string> = {
 /** The resources whose read scope is the resource's own name (`quotes:read`). */
 export const HOME_READ_SCOPES = [...new Set(Object.values(EVENT_RESOURCE))].map((r) => `${r}:read`);
 
-/** The first day of the month `back` months before `date`'s month. */
-function monthStart(date: string, back: number): string {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7)) - 1 - back;
-  const d = new Date(Date.UTC(y, m, 1));
-  return d.toISOString().slice(0, 10);
+/**
+ * The first day of the month `back` months before `date`'s month (`YYYY-MM-DD`), by
+ * arithmetic on the month count: Home asks 13 times per visit, and a Date and its
+ * toISOString() each time were a twentieth of the request's CPU.
+ */
+export function monthStart(date: string, back: number): string {
+  const months = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 - back;
+  const month = (months % 12) + 1;
+  return `${Math.floor(months / 12)}-${month < 10 ? '0' : ''}${month}-01`;
+}
+
+/** The events a key's scopes may read, per scope list (a key's context keeps its list). */
+const readableByScopes = new WeakMap<readonly string[], DomainEvent[]>();
+function readableEventsOf(scopes: readonly string[]): DomainEvent[] {
+  let events = readableByScopes.get(scopes);
+  if (!events) readableByScopes.set(scopes, (events = (Object.keys(EVENT_RESOURCE) as DomainEvent[]).filter((e) => hasScope(scopes, `${EVENT_RESOURCE[e]}:read`))));
+  return events;
 }
 
 interface EventPayload {
@@ -65,7 +76,7 @@ interface EventPayload {
 export async function homeSummary(db: Kysely<DB>, auth: AuthContext, q: HomeQuery, now = Date.now()): Promise<HomeSummary> {
   const ws = auth.workspaceId;
   const can = (resource: string) => hasScope(auth.scopes, `${resource}:read`);
-  const readableEvents = (Object.keys(EVENT_RESOURCE) as DomainEvent[]).filter((e) => can(EVENT_RESOURCE[e]));
+  const readableEvents = readableEventsOf(auth.scopes);
 
   const today = zonedDate(now, await workspaceTimezone(db, ws));
   const [newRequests, quotesAwaiting, jobsToInvoice, overdue, payments, events] = await Promise.all([

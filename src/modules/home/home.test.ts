@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import * as paymentDays from '../../db/migrations/0022-payment-days.ts';
 import type { DB } from '../../db/schema.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
+import { monthStart } from './home.service.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // A2: GET /api/v1/home, the one operation behind the app's Home page.
@@ -160,5 +161,19 @@ describe('home', () => {
     const res = await api.get('/api/v1/home?activity_limit=500');
     assert.equal(res.status, 400);
     assert.equal(res.body.success, false);
+  });
+
+  test('the 12 months step back across a year, from any day of any month', () => {
+    assert.equal(monthStart('2027-01-31', 0), '2027-01-01');
+    assert.equal(monthStart('2027-01-15', 1), '2026-12-01');
+    assert.equal(monthStart('2027-03-01', 11), '2026-04-01');
+    assert.equal(monthStart('2026-12-31', 11), '2026-01-01');
+    assert.equal(monthStart('2026-11-30', 12), '2025-11-01');
+    assert.equal(monthStart('2028-02-29', 24), '2026-02-01');
+    // Every month of a span, against the calendar's own arithmetic.
+    for (let back = 0; back < 40; back++) {
+      const d = new Date(Date.UTC(2027, 1 - back, 1)).toISOString().slice(0, 10);
+      assert.equal(monthStart('2027-02-17', back), d);
+    }
   });
 });
