@@ -25,6 +25,7 @@ import { intakeRoutes } from './modules/intake/intake.routes.ts';
 import { hubRoutes } from './modules/hub/hub.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { appPages } from './http/app-pages.ts';
+import { lazyRequestLogger } from './http/request-logger.ts';
 
 export interface AppDeps {
   config: Config;
@@ -56,6 +57,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
     // Two log lines per request cost a tenth of a GET's CPU: requests are logged
     // only when they fail (the error handler) or are slow (below).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger, // a request's logger is made when it first logs
     // D5: an overlong path id is an id that does not exist (404 from the params schema),
     // not Fastify's bare 414; no URL that fits the 16 KB header limit is longer than this.
     // E18: query text that is not UTF-8 is kept as lone surrogates, which validation refuses.
