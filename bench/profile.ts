@@ -50,6 +50,7 @@ const all: { name: string; path: string; method?: 'POST' | 'PUT'; body?: string;
   { name: 'POST /invoices/:id/payments', path: `/api/v1/invoices/${info.payableInvoiceId}/payments`, method: 'POST', body: JSON.stringify({ amount: 0.01, method: 'card' }) },
   { name: 'GET /events (a week)', path: `/api/v1/events?start_date=${info.calendarWeek.start}&end_date=${info.calendarWeek.end}&per_page=100` },
   { name: 'GET /hub quote page', path: info.hubQuotePath },
+  { name: 'GET /home', path: '/api/v1/home' },
 ];
 const scenarios = all.filter((s) => !process.env.BENCH_ONLY || s.name.includes(process.env.BENCH_ONLY));
 
