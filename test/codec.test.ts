@@ -40,7 +40,8 @@ test('decode of a row with no column to leave out: the same record, the row itse
 // statement (other columns, another order, a column more or less) decode as their own.
 test('decode with columns left out: every column order of the same codec and extra decodes as its own, past the compiled ones too', () => {
   type Api = { id: number; name: string; taxable: boolean | null; line_items: unknown };
-  const codec = tableCodec<Api>()('quotes', { json: ['line_items'], bool: ['taxable'], omit: ['created_by'] });
+  // (No table has both kinds of column: the key lists are cast, the codec does not read the schema.)
+  const codec = tableCodec<Api>()('quotes', { json: ['line_items'], bool: ['taxable' as never], omit: ['created_by'] });
   const extra = new Set(['contact']);
   const rows: Record<string, unknown>[] = [
     { id: 1, created_by: 'u', name: 'A', taxable: 1, line_items: '[1]', contact: '{}' },
