@@ -46,7 +46,7 @@ if (inspector) {
 }
 const sideAddress = await side.listen({ port: 0, host: '127.0.0.1' });
 
-const database = createDb(fixtureInfo.url, { onQuery: () => statements++ });
+const database = createDb(fixtureInfo.url, { onQuery: () => statements++, checkpointThread: true }); // as src/main.ts
 // A rate limit far above what the run can reach: the limiter's own cost is measured, not its 429s.
 const config = loadConfig({ ...process.env, API_RATE_LIMIT: '100000000/1m', FORM_RATE_LIMIT: '100000000/1h', HUB_RATE_LIMIT: '100000000/1m', LOG_LEVEL: 'warn' });
 // Logging as `npm start` logs (pino at LOG_LEVEL=warn, a child logger per request).

@@ -43,7 +43,7 @@ try {
 
 let database: Database;
 try {
-  database = createDb(config.databaseUrl);
+  database = createDb(config.databaseUrl, { checkpointThread: true }); // F200: SQLite's checkpoints off the API's thread
   await migrate(database);
 } catch (err) {
   fail(`database ${shown(config.databaseUrl)} did not answer: ${messageOf(err)}`);

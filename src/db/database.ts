@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
 import { rowObjects } from './row-objects.ts';
 import { kyselyStatement, type RowReader, rowReader } from './sqlite-rows.ts';
+import { CheckpointThread } from './checkpoints.ts';
 
 // pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
 const require = createRequire(import.meta.url);
@@ -24,6 +25,8 @@ export interface Database {
   dialect: Dialect;
   /** The DATABASE_URL it was opened with (a LISTEN connection opens its own). */
   url: string;
+  /** SQLite's checkpoint thread, when createDb was asked for it (F200). */
+  checkpoints?: CheckpointThread;
   close(): Promise<void>;
 }
 
@@ -41,10 +44,15 @@ export const directReadOf = (db: Kysely<DB>): DirectRead | undefined => directRe
 export interface DbOptions {
   /** Called with the SQL of every statement run (tests count round trips with it). */
   onQuery?: (sql: string) => void;
+  /**
+   * SQLite (a file): checkpoints in a thread of their own while the process writes
+   * (src/db/checkpoints.ts). The API's server asks for it; one-shot commands do not.
+   */
+  checkpointThread?: boolean;
 }
 
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://...`. */
-export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
+export function createDb(url: string, { onQuery, checkpointThread = false }: DbOptions = {}): Database {
   const log = onQuery && ((event: LogEvent) => onQuery(event.query.sql));
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pg = loadPg();
@@ -99,7 +107,8 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma(`cache_size = ${CACHE_SIZE}`);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+    const checkpoints = checkpointThread && file !== ':memory:' ? new CheckpointThread(file, sqlite) : undefined;
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpoints) }), log });
     if (file === ':memory:') return { db, dialect: 'sqlite', url, close: () => db.destroy() };
     const reader = new SQLite(file);
     reader.pragma('busy_timeout = 5000');
@@ -116,7 +125,9 @@ export function createDb(url: string, { onQuery }: DbOptions = {}): Database {
       db,
       dialect: 'sqlite',
       url,
+      checkpoints,
       close: async () => {
+        await checkpoints?.close();
         await db.destroy();
         reader.close();
       },
@@ -160,9 +171,10 @@ function namedStatements(client: object): void {
 /**
  * Kysely prepares every query anew; preparing costs more than running a small
  * one. Statements are reused by SQL text (Kysely runs each synchronously, so one
- * statement is never used twice at once).
+ * statement is never used twice at once). A statement that writes wakes the
+ * checkpoint thread, when there is one.
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+function withStatementCache(sqlite: SQLite.Database, checkpoints: CheckpointThread | undefined, max = 500): SQLite.Database {
   const cache = new Map<string, ReturnType<typeof kyselyStatement>>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
@@ -185,6 +197,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
           stmt = kyselyStatement(prepare(source));
           cache.set(source, stmt);
         }
+        if (!stmt.reader) checkpoints?.wake(); // a write (or its BEGIN): the checkpoint thread runs
         return stmt;
       };
     },

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import v8 from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../kernel/threads.ts';
 import type { Sheet } from './pdf-sheet.ts';
 
 // E9's PDFs are drawn off the event loop: laying out and compressing a 50-line
@@ -23,18 +23,10 @@ interface Reply {
   error?: string;
 }
 
-// The file next to this one: .js in dist/ (npm start); .ts under tsx (tests, the CLI),
-// where the thread registers tsx's loader first: a worker does not inherit a loader
-// registered at run time.
-const fromTs = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./pdf-worker.${fromTs ? 'ts' : 'js'}`, import.meta.url);
-// A small young generation: a PDF's garbage is short-lived and small, and V8's default
-// semi-spaces would hold tens of MB of the process's memory per thread. V8 takes
-// --max-semi-space-size (`npm start` gives 4 MB for the main thread, F167) over a
-// thread's resourceLimits, and reads it only when a heap is made: startWorker clears it
-// first, so the main thread keeps the flag's and a PDF thread gets its own (F189). (These
-// are the only JavaScript threads the API starts; one started later elsewhere would get
-// its own resourceLimits too, or V8's defaults.)
+// The file next to this one (.ts under tsx): src/kernel/threads.ts starts it.
+const WORKER = new URL(`./pdf-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+// A small young generation (startThread): a PDF's garbage is short-lived and small, and
+// V8's default semi-spaces would hold tens of MB of the process's memory per thread.
 // And a capped old generation (F188): V8 lets a heap grow by a fixed step over what its
 // last full collection kept, less when that nears the heap's limit. Drawing 50-line
 // invoices without pause, the API's process peaked 7 MB lower with a 24 MB cap than with
@@ -43,16 +35,8 @@ const WORKER = new URL(`./pdf-worker.${fromTs ? 'ts' : 'js'}`, import.meta.url);
 // ERR_WORKER_OUT_OF_MEMORY and is drawn again in a thread without the cap.
 const OLD_GENERATION_MB = 24;
 export const YOUNG_GENERATION_MB = 4;
-const limits = (oldGenerationMb: number | undefined) => ({ maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(oldGenerationMb && { maxOldGenerationSizeMb: oldGenerationMb }) });
-const startWorker = (oldGenerationMb: number | undefined): Worker => {
-  v8.setFlagsFromString('--max-semi-space-size=0');
-  return fromTs
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`, {
-        eval: true,
-        resourceLimits: limits(oldGenerationMb),
-      })
-    : new Worker(WORKER, { resourceLimits: limits(oldGenerationMb) });
-};
+const startWorker = (oldGenerationMb: number | undefined): Worker =>
+  startThread(WORKER, YOUNG_GENERATION_MB, { resourceLimits: oldGenerationMb ? { maxOldGenerationSizeMb: oldGenerationMb } : {} });
 
 const settle = (job: Job, r: Reply) => {
   if (r.error !== undefined || !r.pdf) job.reject(new Error(`PDF layout failed: ${r.error}`));
