@@ -14,11 +14,13 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load } from './load.ts';
+import { startFlags } from './start-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 execFileSync(process.execPath, ['scripts/build.mjs', 'bench'], { cwd: root, stdio: 'inherit' });
-const server = spawn(process.execPath, ['dist/bench/server.js'], {
+// With `npm start`'s V8 flags, as bench/run.ts runs it: the young generation they cap decides the GC's share.
+const server = spawn(process.execPath, [...startFlags(), 'dist/bench/server.js'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, BENCH_PROFILING: '1', BENCH_QUOTES: process.env.BENCH_QUOTES ?? '2000', BENCH_DRAFTS: process.env.BENCH_DRAFTS ?? '4000' },
