@@ -131,7 +131,10 @@ class Decoders {
 
   decode<Api>(source: Record<string, unknown>, kinds: Map<string, Kind>, extra: ReadonlySet<string> | undefined): Api {
     let decoders = extra ? this.byExtra.get(extra) : this.noExtra;
-    if (!decoders) this.byExtra.set(extra!, (decoders = []));
+    if (!decoders) {
+      decoders = [];
+      this.byExtra.set(extra!, decoders);
+    }
     for (const d of decoders) if (sameKeys(source, d.keys)) return d.build(source, fromJson) as Api;
     const keys = Object.keys(source);
     // A literal's "__proto__" key would set the prototype: no column is named so, but such a row takes the loop.

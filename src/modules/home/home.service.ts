@@ -60,7 +60,10 @@ export function monthStart(date: string, back: number): string {
 const readableByScopes = new WeakMap<readonly string[], DomainEvent[]>();
 function readableEventsOf(scopes: readonly string[]): DomainEvent[] {
   let events = readableByScopes.get(scopes);
-  if (!events) readableByScopes.set(scopes, (events = (Object.keys(EVENT_RESOURCE) as DomainEvent[]).filter((e) => hasScope(scopes, `${EVENT_RESOURCE[e]}:read`))));
+  if (!events) {
+    events = (Object.keys(EVENT_RESOURCE) as DomainEvent[]).filter((e) => hasScope(scopes, `${EVENT_RESOURCE[e]}:read`));
+    readableByScopes.set(scopes, events);
+  }
   return events;
 }
 
