@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../kernel/threads.ts';
+import { scriptBeside, startThread } from '../kernel/threads.ts';
 
 // SQLite in WAL mode appends each commit's pages to the WAL, and by default the commit
 // that takes the WAL past 1,000 pages copies them back into the database file, on the
@@ -12,7 +12,7 @@ import { startThread } from '../kernel/threads.ts';
 const BACKSTOP_PAGES = 10_000;
 const SQLITE_DEFAULT_PAGES = 1_000;
 const IDLE_MS = 5_000;
-const SCRIPT = new URL(`./checkpoint-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+const SCRIPT = scriptBeside(import.meta.url, 'checkpoint-thread');
 
 /** The checkpoint thread of one database file, started by a write when not running (F200). */
 export class CheckpointThread {

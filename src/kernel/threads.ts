@@ -2,8 +2,8 @@ import v8 from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * Starts the JavaScript thread of `script` (a file beside its caller: `.js` in dist/
- * under `npm start`, `.ts` under tsx in tests and the CLI, where the thread registers
+ * Starts the JavaScript thread of `script` (scriptBeside: `.js` in dist/ under `npm
+ * start`, `.ts` under tsx in tests and the CLI, where the thread registers
  * tsx's loader first, since a worker does not inherit a loader registered at run time)
  * with a young generation of `youngGenerationMb`. V8 takes --max-semi-space-size (`npm
  * start` gives 4 MB for the main thread, F167) over a thread's resourceLimits, and reads
@@ -11,6 +11,9 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * and the new thread gets its own (F189). The API's threads: the PDF pool's
  * (src/modules/pdf) and SQLite's checkpoints (src/db/checkpoints.ts).
  */
+/** The script `name` beside the module at `base` (its import.meta.url): `.ts` under tsx, `.js` in dist/. */
+export const scriptBeside = (base: string, name: string): URL => new URL(`./${name}.${base.endsWith('.ts') ? 'ts' : 'js'}`, base);
+
 export function startThread(script: URL, youngGenerationMb: number, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   v8.setFlagsFromString('--max-semi-space-size=0');
   const resourceLimits = { maxYoungGenerationSizeMb: youngGenerationMb, ...options.resourceLimits };

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../../kernel/threads.ts';
+import { scriptBeside, startThread } from '../../kernel/threads.ts';
 import type { Sheet } from './pdf-sheet.ts';
 
 // E9's PDFs are drawn off the event loop: laying out and compressing a 50-line
@@ -23,8 +23,7 @@ interface Reply {
   error?: string;
 }
 
-// The file next to this one (.ts under tsx): src/kernel/threads.ts starts it.
-const WORKER = new URL(`./pdf-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+const WORKER = scriptBeside(import.meta.url, 'pdf-worker');
 // A small young generation (startThread): a PDF's garbage is short-lived and small, and
 // V8's default semi-spaces would hold tens of MB of the process's memory per thread.
 // And a capped old generation (F188): V8 lets a heap grow by a fixed step over what its
