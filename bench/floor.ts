@@ -13,7 +13,7 @@ import { Eta } from 'eta';
 import type BetterSqlite3 from 'better-sqlite3';
 import { applyPricing, type LineItem, type PricingInput } from '../src/domain/line-items.ts';
 import { documentView } from '../src/domain/document-view.ts';
-import { formatDate, formatMoney, workspaceCurrency } from '../src/domain/format.ts';
+import { businessLines, formatDate, formatMoney, workspaceCurrency } from '../src/domain/format.ts';
 import { fromCents, statusAfterPayments, totalCents } from '../src/domain/money.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
 
@@ -279,22 +279,37 @@ function quoteOf(row: Row, skip: ReadonlySet<string> = CREATED_BY): Row {
   return q;
 }
 const agg = (sqlite: string, pg: string) => (pgsql ? pg : sqlite);
-// The single GET: the quote, its contact, job and status changes in one statement (the bench's quotes name no property, request or salesperson: those joins cost nothing here and are left out).
+// The single GET: the quote, its contact, property, request, salesperson, job and status changes in one
+// statement. The bench's quote names no property, request or salesperson, but the answer needs the
+// lookups to know it, as the app's statement does.
 const quoteDetailSql = (lock: boolean) => `select q.*, c.id as c_id, c.first_name as c_first, c.last_name as c_last, c.email as c_email, c.phone as c_phone,
+  p.id as p_id, p.street as p_street, p.street_2 as p_street_2, p.city as p_city, p.state as p_state, p.postal_code as p_postal_code, p.country as p_country, p.property_type as p_type,
+  r.id as r_id, r.number as r_number, r.name as r_name, r.status as r_status,
+  sp.user_id as s_id, sp.first_name as s_first, sp.last_name as s_last,
   j.id as j_id, j.number as j_number, j.name as j_name, j.status as j_status,
   ${agg(
     "(select coalesce(json_group_array(json_object('status', s.status, 'comment', s.comment, 'user_id', s.user_id, 'created_at', s.created_at)), '[]') from (select * from quote_status_changes where workspace_id = q.workspace_id and quote_id = q.id order by id) s)",
     "(select coalesce(json_agg(json_build_object('status', s.status, 'comment', s.comment, 'user_id', s.user_id, 'created_at', s.created_at) order by s.id), '[]') from quote_status_changes s where s.workspace_id = q.workspace_id and s.quote_id = q.id)",
   )} as changes
   from quotes q left join contacts c on c.workspace_id = q.workspace_id and c.id = q.contact_id
+  left join properties p on p.workspace_id = q.workspace_id and p.id = q.property_id
+  left join requests r on r.workspace_id = q.workspace_id and r.id = q.request_id
+  left join users sp on sp.workspace_id = q.workspace_id and sp.user_id = q.salesperson_id
   left join jobs j on j.workspace_id = q.workspace_id and j.quote_id = q.id where q.workspace_id = ? and q.id = ?${lock ? (pgsql ? ' for update of q' : '') : ''}`;
-const QUOTE_DETAIL_EXTRA = new Set(['created_by', 'c_id', 'c_first', 'c_last', 'c_email', 'c_phone', 'j_id', 'j_number', 'j_name', 'j_status', 'changes']);
+const QUOTE_DETAIL_EXTRA = new Set([
+  'created_by', 'c_id', 'c_first', 'c_last', 'c_email', 'c_phone',
+  'p_id', 'p_street', 'p_street_2', 'p_city', 'p_state', 'p_postal_code', 'p_country', 'p_type',
+  'r_id', 'r_number', 'r_name', 'r_status', 's_id', 's_first', 's_last',
+  'j_id', 'j_number', 'j_name', 'j_status', 'changes',
+]);
 function quoteDetailOf(r: Row): Row & { contact: Row | null; status_changes: unknown[] } {
   return Object.assign(quoteOf(r, QUOTE_DETAIL_EXTRA), {
     contact: r.c_id ? { id: r.c_id, first_name: r.c_first, last_name: r.c_last, email: r.c_email, phone: r.c_phone } : null,
-    property: null,
-    request: null,
-    salesperson: null,
+    property: r.p_id
+      ? { id: r.p_id, address: { street: r.p_street, street_2: r.p_street_2, city: r.p_city, state: r.p_state, postal_code: r.p_postal_code, country: r.p_country }, property_type: r.p_type }
+      : null,
+    request: r.r_id ? { id: r.r_id, number: r.r_number, name: r.r_name, status: r.r_status } : null,
+    salesperson: userRef(r.s_id, r.s_first, r.s_last),
     job: r.j_id ? { id: r.j_id, number: r.j_number, name: r.j_name, status: r.j_status } : null,
     status_changes: json(r.changes) as unknown[],
   });
@@ -568,13 +583,18 @@ const STATUS_LABELS: Record<string, string> = { awaiting_response: 'Awaiting you
 app.get<{ Params: { token: string; id: string } }>('/hub/:token/quotes/:id', async (req, reply) => {
   const { token, id } = req.params;
   const [r] = await store.all(
-    `select q.*, c.first_name as c_first, c.last_name as c_last, w.name as w_name, w.currency as w_currency, w.country as w_country
+    // As the app's page: the workspace's contact lines and logo, and whether the customer's own answer was the
+    // quote's last change (a draft the customer sent back is shown; another draft is not).
+    `select q.*, c.first_name as c_first, c.last_name as c_last, w.name as w_name, w.currency as w_currency, w.country as w_country,
+       w.timezone as w_timezone, w.address as w_address, w.phone as w_phone, w.email as w_email, w.website as w_website, w.tax_number as w_tax_number, w.logo_key as w_logo_key,
+       (select by_customer from quote_status_changes where workspace_id = q.workspace_id and quote_id = q.id order by id desc limit 1) as last_by_customer
      from hub_links l join contacts c on c.workspace_id = l.workspace_id and c.id = l.contact_id join workspaces w on w.id = l.workspace_id
      join quotes q on q.workspace_id = l.workspace_id and q.contact_id = l.contact_id and q.id = ?
      where l.token_hash = ? and l.expires_at > ?`,
     [positive(id), createHash('sha256').update(token).digest('hex'), now()],
   );
-  // The bench's quote awaits its answer: no outcome to show, so no status comment to read.
+  // The bench's quote awaits its answer: no outcome to show, so no status comment to read
+  // (a draft the customer sent back, whose page reads it, is not served here).
   if (r?.status !== 'awaiting_response') return reply.code(404).send('not found');
   const q = quoteOf(toNumber(r, ...PRICED)) as Row & { line_items: LineItem[]; discount: number; discount_unit: '%' | '$'; tax_rate: number; deposit: number; total: number; deposit_unit: '%' | '$' };
   const currency = workspaceCurrency({ currency: r.w_currency as string | null, country: r.w_country as string | null });
@@ -583,6 +603,8 @@ app.get<{ Params: { token: string; id: string } }>('/hub/:token/quotes/:id', asy
   const html = eta.render('quote', {
     token,
     business: r.w_name,
+    businessLines: businessLines({ address: r.w_address as string | null, phone: r.w_phone as string | null, email: r.w_email as string | null, website: r.w_website as string | null, tax_number: r.w_tax_number as string | null }),
+    logo: r.w_logo_key ? `/files/public/${r.w_logo_key}` : null,
     contactName: `${r.c_first} ${r.c_last}`.trim(),
     id: q.id,
     number: q.number,
@@ -593,6 +615,8 @@ app.get<{ Params: { token: string; id: string } }>('/hub/:token/quotes/:id', asy
     totals: { subtotal: view.subtotal, discount: view.discount || zero, tax: view.tax || zero, taxRate: view.taxRate || null, total: view.total },
     deposit: q.deposit ? (q.deposit_unit === '%' ? `${q.deposit}% (${formatMoney(fromCents(Math.round((totalCents(q.total) * q.deposit) / 100)), currency)})` : formatMoney(q.deposit, currency)) : zero,
     date: formatDate(q.date as string | null),
+    message: q.message,
+    paymentInstructions: q.payment_instructions,
     expireOn: formatDate(q.expire_on as string | null),
     open: true,
     outcome: null,
