@@ -583,8 +583,9 @@ const STATUS_LABELS: Record<string, string> = { awaiting_response: 'Awaiting you
 app.get<{ Params: { token: string; id: string } }>('/hub/:token/quotes/:id', async (req, reply) => {
   const { token, id } = req.params;
   const [r] = await store.all(
-    // As the app's page: the workspace's contact lines and logo, and whether the customer's own answer was the
-    // quote's last change (a draft the customer sent back is shown; another draft is not).
+    // What the app's statement reads for any quote's page: the business's contact lines and logo, its time
+    // zone (an approval's time) and whether the customer's own answer was the last change (a draft the
+    // customer sent back is shown). A quote awaiting its answer, the only page served here, uses the first two.
     `select q.*, c.first_name as c_first, c.last_name as c_last, w.name as w_name, w.currency as w_currency, w.country as w_country,
        w.timezone as w_timezone, w.address as w_address, w.phone as w_phone, w.email as w_email, w.website as w_website, w.tax_number as w_tax_number, w.logo_key as w_logo_key,
        (select by_customer from quote_status_changes where workspace_id = q.workspace_id and quote_id = q.id order by id desc limit 1) as last_by_customer
