@@ -69,4 +69,28 @@ describe('SQLite checkpoint thread', () => {
     assert.equal(thread.running, false);
     writer.close();
   });
+
+  test("a thread that fails leaves the writer's own checkpoints and is not started again", async () => {
+    const writer = new SQLite(path.join(dir, 'writer.db'));
+    const logged: string[] = [];
+    const error = console.error;
+    console.error = (line: string) => void logged.push(line);
+    try {
+      // The thread's file is in a folder that does not exist: opening it fails in the thread.
+      const checkpoints = new CheckpointThread(path.join(dir, 'missing', 'x.db'), writer);
+      checkpoints.wake();
+      assert.equal(checkpoints.running, true);
+      assert.equal(writer.pragma('wal_autocheckpoint', { simple: true }), 10_000);
+      await waitFor('the thread to fail', () => !checkpoints.running);
+      assert.equal(writer.pragma('wal_autocheckpoint', { simple: true }), 1_000);
+      checkpoints.wake();
+      assert.equal(checkpoints.running, false);
+      assert.equal(logged.length, 1);
+      assert.match(logged[0]!, /^SQLite checkpoint thread: /);
+      await checkpoints.close();
+    } finally {
+      console.error = error;
+      writer.close();
+    }
+  });
 });

@@ -18,6 +18,8 @@ const SCRIPT = scriptBeside(import.meta.url, 'checkpoint-thread');
 export class CheckpointThread {
   private thread: Worker | null = null;
   private closed = false;
+  /** The thread failed (its script or the file gone): SQLite's own checkpoints from then on, no thread per write. */
+  private failed = false;
 
   constructor(
     private readonly file: string,
@@ -31,7 +33,7 @@ export class CheckpointThread {
 
   /** A write is about to run: the thread runs from now until the WAL has been still for idleMs. */
   wake(): void {
-    if (this.thread || this.closed) return;
+    if (this.thread || this.closed || this.failed) return;
     this.writer.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     // A 1 MB young generation: the thread allocates a few objects per checkpoint.
     const thread = startThread(SCRIPT, 1, { workerData: { file: this.file, idleMs: this.idleMs } });
@@ -45,6 +47,7 @@ export class CheckpointThread {
     // The thread failing (the file gone) leaves the writer's own checkpoints, as without it.
     thread.once('error', (err) => {
       console.error(`SQLite checkpoint thread: ${err.message}`);
+      this.failed = true;
       ended();
     });
     this.thread = thread;
