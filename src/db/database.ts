@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
 import { rowObjects } from './row-objects.ts';
 import { kyselyStatement, type RowReader, rowReader } from './sqlite-rows.ts';
-import { CheckpointThread } from './checkpoints.ts';
+import { Checkpoints } from './checkpoints.ts';
 
 // pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
 const require = createRequire(import.meta.url);
@@ -25,8 +25,8 @@ export interface Database {
   dialect: Dialect;
   /** The DATABASE_URL it was opened with (a LISTEN connection opens its own). */
   url: string;
-  /** SQLite's checkpoint thread, when createDb was asked for it (F200). */
-  checkpoints?: CheckpointThread;
+  /** SQLite's checkpoints off the API's thread, when createDb was asked for them (F200). */
+  checkpoints?: Checkpoints;
   close(): Promise<void>;
 }
 
@@ -107,7 +107,7 @@ export function createDb(url: string, { onQuery, checkpointThread = false }: DbO
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma(`cache_size = ${CACHE_SIZE}`);
-    const checkpoints = checkpointThread && file !== ':memory:' ? new CheckpointThread(file, sqlite) : undefined;
+    const checkpoints = checkpointThread && file !== ':memory:' ? new Checkpoints(file, sqlite) : undefined;
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpoints) }), log });
     if (file === ':memory:') return { db, dialect: 'sqlite', url, close: () => db.destroy() };
     const reader = new SQLite(file);
@@ -172,9 +172,9 @@ function namedStatements(client: object): void {
  * Kysely prepares every query anew; preparing costs more than running a small
  * one. Statements are reused by SQL text (Kysely runs each synchronously, so one
  * statement is never used twice at once). A statement that writes wakes the
- * checkpoint thread, when there is one.
+ * checkpoints' task, when there is one.
  */
-function withStatementCache(sqlite: SQLite.Database, checkpoints: CheckpointThread | undefined, max = 500): SQLite.Database {
+function withStatementCache(sqlite: SQLite.Database, checkpoints: Checkpoints | undefined, max = 500): SQLite.Database {
   const cache = new Map<string, ReturnType<typeof kyselyStatement>>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
@@ -197,7 +197,7 @@ function withStatementCache(sqlite: SQLite.Database, checkpoints: CheckpointThre
           stmt = kyselyStatement(prepare(source));
           cache.set(source, stmt);
         }
-        if (!stmt.reader) checkpoints?.wake(); // a write (or its BEGIN): the checkpoint thread runs
+        if (!stmt.reader) checkpoints?.wake(); // a write (or its BEGIN): the checkpoints' task runs
         return stmt;
       };
     },

@@ -17,7 +17,7 @@ export { winAnsi } from './pdf-sheet.ts';
 // E9: a quote or invoice as a PDF, drawn with pdfkit in its standard Helvetica
 // (no font files; the text stays extractable). The document is read by its own
 // single GET (one statement, 404 like the API's) beside the workspace row; the
-// layout runs in a worker thread (pdf-pool.ts), started with the first PDF.
+// layout runs in a side thread (pdf-pool.ts), started with the first PDF.
 
 export interface PdfFile {
   filename: string;

@@ -11,7 +11,8 @@ import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
 import { draw, drawEveryTextWrapped } from './pdf-layout.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
-import { drawInPool, PdfPool } from './pdf-pool.ts';
+import { SideThreads } from '../../kernel/side-threads.ts';
+import { drawInPool } from './pdf-pool.ts';
 import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 
 // E9: quotes and invoices as PDFs. The text is read back with pdfjs-dist, as a
@@ -230,13 +231,13 @@ describe('PDFs (E9)', () => {
     assert.ok(pages[0].text.includes('Line 1') && pages[2].text.includes('Page 3 of 3'), pages[2].text);
 
     // A pool's threads end once idle (their memory returns), and a later PDF starts one again.
-    const pool = new PdfPool(2, 300);
-    const jobs = [pool.draw(sheet), pool.draw(sheet)];
+    const pool = new SideThreads(2, 300);
+    const jobs = [drawInPool(sheet, pool), drawInPool(sheet, pool)];
     assert.equal(pool.threads, 2); // both started at once
     await Promise.all(jobs);
     for (let waited = 0; pool.threads > 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(pool.threads, 0);
-    assert.ok((await pool.draw(sheet)).pdf.equals(here));
+    assert.ok((await drawInPool(sheet, pool)).pdf.equals(here));
     assert.equal(pool.threads, 1);
   });
 
@@ -301,9 +302,9 @@ describe('PDFs (E9)', () => {
         return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) };
       });
     const before = new Set(threads().map((task) => task.tid)); // other tests' pools may still have threads, or end them
-    const pool = new PdfPool(1, 60_000);
+    const pool = new SideThreads(1, 60_000);
     const sheet = { title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'W', businessLines: [], contactName: '', name: null, facts: [], view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'), after: [], notes: [] };
-    assert.ok((await pool.draw(sheet)).threadId > 0);
+    assert.ok((await drawInPool(sheet, pool)).threadId > 0);
     assert.equal(pool.threads, 1);
     const started = threads().filter((task) => !before.has(task.tid));
     assert.deepEqual(
@@ -319,12 +320,12 @@ describe('PDFs (E9)', () => {
     const lines = normalizeLineItems(Array.from({ length: 30 }, (_, i) => ({ name: `Line ${i + 1}`, unitPrice: 10, description: 'Parts and labour. '.repeat(280).slice(0, 5000) })));
     const view = documentView({ line_items: lines, discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD');
     const sheet = { title: 'Invoice #9', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Bob & Sons Plumbing', businessLines: [], contactName: 'Carla Customer', name: null, facts: [], view, after: [], notes: [] };
-    const pool = new PdfPool(1, 60_000, 8); // an 8 MB old generation: too small for 150,000 characters of descriptions
-    const { pdf } = await pool.draw(sheet);
+    const pool = new SideThreads(1, 60_000, 8); // an 8 MB old generation: too small for 150,000 characters of descriptions
+    const { pdf } = await drawInPool(sheet, pool);
     assert.equal(pool.threads, 0, 'the pool thread ran out of memory and ended (an idle one would live 60 s)');
     assert.ok(pdf.equals(await draw(sheet)), 'drawn whole, the same bytes');
-    const roomy = new PdfPool(1, 60_000, 64);
-    assert.ok((await roomy.draw(sheet)).pdf.equals(pdf));
+    const roomy = new SideThreads(1, 60_000, 64);
+    assert.ok((await drawInPool(sheet, roomy)).pdf.equals(pdf));
     assert.equal(roomy.threads, 1, 'with room, the pool thread draws it and stays');
   });
 
@@ -336,12 +337,13 @@ describe('PDFs (E9)', () => {
     const probe = `
       import { Worker } from 'node:worker_threads';
       import { draw } from ${JSON.stringify(import.meta.resolve('./pdf-layout.ts'))};
-      import { PdfPool, YOUNG_GENERATION_MB } from ${JSON.stringify(import.meta.resolve('./pdf-pool.ts'))};
+      import { drawInPool } from ${JSON.stringify(import.meta.resolve('./pdf-pool.ts'))};
+      import { SideThreads, YOUNG_GENERATION_MB } from ${JSON.stringify(import.meta.resolve('../../kernel/side-threads.ts'))};
       const newSpace = 'let keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 100000) keep = []; }'
         + 'Promise.all([import("node:worker_threads"), import("node:v8")]).then(([w, v8]) => w.parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 2 ** 20))';
       const before = await new Promise((resolve) => new Worker(newSpace, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }).once('message', resolve));
-      const pool = new PdfPool(1, 100);
-      await pool.draw({ title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Probe', businessLines: [], contactName: null, name: null, facts: [], view: { lines: [], rows: [], total: '$0.00' }, after: [], notes: [] }).catch(() => {});
+      const pool = new SideThreads(1, 100);
+      await drawInPool({ title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Probe', businessLines: [], contactName: null, name: null, facts: [], view: { lines: [], rows: [], total: '$0.00' }, after: [], notes: [] }, pool).catch(() => {});
       const after = await new Promise((resolve) => new Worker(newSpace, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }).once('message', resolve));
       let keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 100000) keep = []; }
       const main = (await import('node:v8')).getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;

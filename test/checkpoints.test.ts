@@ -5,13 +5,13 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { CheckpointThread } from '../src/db/checkpoints.ts';
+import { Checkpoints } from '../src/db/checkpoints.ts';
 import { createDb } from '../src/db/database.ts';
 
-// F200: while the API writes to SQLite, a thread of its own copies the WAL's pages into
-// the database file; the API's writer connection checkpoints only past a backstop.
-// (SQLite only: the test makes its own files, on either database's run.)
-describe('SQLite checkpoint thread', () => {
+// F200: while the API writes to SQLite, a task in a side thread (F201) copies the WAL's
+// pages into the database file; the API's writer connection checkpoints only past a
+// backstop. (SQLite only: the test makes its own files, on either database's run.)
+describe('SQLite checkpoints off the API\'s thread', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-checkpoints-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const waitFor = async (what: string, ok: () => boolean, ms = 5_000) => {
@@ -23,7 +23,7 @@ describe('SQLite checkpoint thread', () => {
   const size = (file: string) => fs.statSync(file).size;
 
   // 40 rows of 20 KB: ~200 pages in the WAL, below SQLite's own 1,000-page checkpoint, so
-  // only the thread copies them into the database file, which grows by them.
+  // only the task copies them into the database file, which grows by them.
   const write = async (checkpointThread: boolean) => {
     const file = path.join(dir, `${checkpointThread ? 'with' : 'without'}.db`);
     const database = createDb(`sqlite:${file}`, { checkpointThread });
@@ -55,38 +55,38 @@ describe('SQLite checkpoint thread', () => {
     writer.pragma('journal_mode = WAL');
     writer.exec('create table t (id integer primary key, v text)');
     const autocheckpoint = () => writer.pragma('wal_autocheckpoint', { simple: true });
-    const thread = new CheckpointThread(file, writer, 300);
+    const checkpoints = new Checkpoints(file, writer, 300);
     assert.equal(autocheckpoint(), 1000);
-    thread.wake();
-    assert.equal(thread.running, true);
+    checkpoints.wake();
+    assert.equal(checkpoints.running, true);
     assert.equal(autocheckpoint(), 10_000);
     writer.prepare('insert into t (v) values (?)').run('x'.repeat(50_000));
-    await waitFor('the thread to end, idle', () => !thread.running);
+    await waitFor('the task to end, idle', () => !checkpoints.running);
     assert.equal(autocheckpoint(), 1000, "SQLite's own checkpoints again");
-    thread.wake();
-    assert.equal(thread.running, true);
-    await thread.close();
-    assert.equal(thread.running, false);
+    checkpoints.wake();
+    assert.equal(checkpoints.running, true);
+    await checkpoints.close();
+    assert.equal(checkpoints.running, false);
     writer.close();
   });
 
-  test("a thread that fails leaves the writer's own checkpoints and is not started again", async () => {
+  test("a task that fails leaves the writer's own checkpoints and is not started again", async () => {
     const writer = new SQLite(path.join(dir, 'writer.db'));
     const logged: string[] = [];
     const error = console.error;
     console.error = (line: string) => void logged.push(line);
     try {
-      // The thread's file is in a folder that does not exist: opening it fails in the thread.
-      const checkpoints = new CheckpointThread(path.join(dir, 'missing', 'x.db'), writer);
+      // The task's file is in a folder that does not exist: opening it fails in the side thread.
+      const checkpoints = new Checkpoints(path.join(dir, 'missing', 'x.db'), writer);
       checkpoints.wake();
       assert.equal(checkpoints.running, true);
       assert.equal(writer.pragma('wal_autocheckpoint', { simple: true }), 10_000);
-      await waitFor('the thread to fail', () => !checkpoints.running);
+      await waitFor('the task to fail', () => !checkpoints.running);
       assert.equal(writer.pragma('wal_autocheckpoint', { simple: true }), 1_000);
       checkpoints.wake();
       assert.equal(checkpoints.running, false);
       assert.equal(logged.length, 1);
-      assert.match(logged[0]!, /^SQLite checkpoint thread: /);
+      assert.match(logged[0]!, /^SQLite checkpoints: /);
       await checkpoints.close();
     } finally {
       console.error = error;
