@@ -144,7 +144,11 @@ export class SideThreads {
   /** A thread with no job and no standing task ends after idleMs, unless given work meanwhile. */
   private idleUnlessWorking(thread: Thread): void {
     if (thread.job || thread.standing.size > 0) return;
-    thread.idleTimer = setTimeout(() => void thread.worker.terminate(), this.idleMs);
+    thread.idleTimer = setTimeout(() => {
+      // Out of the pool before it ends: work that comes meanwhile starts another thread.
+      this.threadsNow = this.threadsNow.filter((t) => t !== thread);
+      void thread.worker.terminate();
+    }, this.idleMs);
     thread.idleTimer.unref();
   }
 
