@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, describe, test } from 'node:test';
+import { after, describe, mock, test } from 'node:test';
 import { sql } from 'kysely';
 import { SideThreads, sideThreads, TaskError } from '../src/kernel/side-threads.ts';
 import { createDb } from '../src/db/database.ts';
@@ -54,6 +54,20 @@ describe('side threads', () => {
     standing.stop();
     await standing.done;
     await waitFor('the thread to end once idle', () => pool.threads === 0);
+  });
+
+  test('work that comes while an idle thread is ending goes to a new thread, not the ending one', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const pool = new SideThreads(1, 1_000);
+      assert.equal((await pool.run<number>(double, 1)).output, 2);
+      mock.timers.tick(1_000); // the idle thread's time is up: it is told to end
+      assert.equal(pool.threads, 0, 'out of the pool at once');
+      assert.equal((await pool.run<number>(double, 3)).output, 6);
+      assert.equal(pool.threads, 1);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   test("a thread that ends fails its job and its standing tasks, with an error that is not the task's", async () => {
