@@ -56,6 +56,13 @@ describe('side threads', () => {
     await waitFor('the thread to end once idle', () => pool.threads === 0);
   });
 
+  test('a standing task stopped before its module has loaded never starts, and ends', { timeout: 10_000 }, async () => {
+    const pool = new SideThreads(1, 60_000);
+    const standing = pool.stand(waits, null); // it would wait for an abort event that has gone by
+    standing.stop();
+    await standing.done;
+  });
+
   test('work that comes while an idle thread is ending goes to a new thread, not the ending one', async () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     try {

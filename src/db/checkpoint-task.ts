@@ -30,6 +30,5 @@ export default function checkpointWhileWriting({ file, idleMs }: { file: string;
       }
     }, EVERY_MS);
     signal.addEventListener('abort', end, { once: true });
-    if (signal.aborted) end(); // stopped while the thread was still loading this module
   });
 }

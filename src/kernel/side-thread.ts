@@ -34,7 +34,9 @@ parentPort!.on('message', async (message: { id: number; task: string; input: unk
   running.set(id, controller);
   try {
     const run = ((await import(task)) as { default: Task }).default;
-    parentPort!.postMessage({ id, output: await run(input, controller.signal), threadId });
+    // Stopped while its module loaded: it never starts (its abort event has gone by).
+    const output = controller.signal.aborted ? undefined : await run(input, controller.signal);
+    parentPort!.postMessage({ id, output, threadId });
   } catch (err) {
     parentPort!.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   } finally {

@@ -8,8 +8,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * with a young generation of `youngGenerationMb`. V8 takes --max-semi-space-size (`npm
  * start` gives 4 MB for the main thread, F167) over a thread's resourceLimits, and reads
  * it only when a heap is made: it is cleared first, so the main thread keeps the flag's
- * and the new thread gets its own (F189). The API's threads: the PDF pool's
- * (src/modules/pdf) and SQLite's checkpoints (src/db/checkpoints.ts).
+ * and the new thread gets its own (F189). Its user: the process's side threads
+ * (side-threads.ts, F201), which run the PDFs and SQLite's checkpoints.
  */
 /** The script `name` beside the module at `base` (its import.meta.url): `.ts` under tsx, `.js` in dist/. */
 export const scriptBeside = (base: string, name: string): URL => new URL(`./${name}.${base.endsWith('.ts') ? 'ts' : 'js'}`, base);
