@@ -208,6 +208,8 @@ interface Result {
   kind: 'read' | 'write' | 'bare';
   rps: number;
   p99: number;
+  /** The median round's p99: what bench/list-scale.ts compares between sizes (one disturbed round moves a mean). */
+  p99Median: number;
   bad: number;
   perRequest: number | null;
   /** The app's peak RSS while this scenario ran, MB. */
@@ -223,7 +225,7 @@ const median = (xs: number[]) => {
 };
 const results: Result[] = [];
 const bareRun = await load({ url: `${info.bare}/bare`, connections, seconds });
-results.push({ name: 'bare Fastify route (ceiling)', kind: 'bare', rps: bareRun.rps, p99: bareRun.p99, bad: bareRun.bad, perRequest: null });
+results.push({ name: 'bare Fastify route (ceiling)', kind: 'bare', rps: bareRun.rps, p99: bareRun.p99, p99Median: bareRun.p99, bad: bareRun.bad, perRequest: null });
 for (const s of scenarios) {
   const { name, path: p, kind, floor: withFloor, floorPaths, floorPath, optional, ...rest } = s;
   if (optional && (await ask(info.app, s, p)).status >= 300) {
@@ -254,7 +256,7 @@ for (const s of scenarios) {
   const share = f && median(appRuns.map((a, i) => a.rps / floorRuns[i].rps));
   const p99Ratio = f && median(appRuns.map((a, i) => a.p99 / floorRuns[i].p99));
   const peakRssMb = Math.round(scenarioPeakRss / 1024);
-  results.push({ name, kind, rps: r.rps, p99: r.p99, bad: r.bad + (f?.bad ?? 0), perRequest, peakRssMb, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad }, share, p99Ratio }) });
+  results.push({ name, kind, rps: r.rps, p99: r.p99, p99Median: median(appRuns.map((a) => a.p99)), bad: r.bad + (f?.bad ?? 0), perRequest, peakRssMb, ...(f && { floor: { rps: f.rps, p99: f.p99, bad: f.bad }, share, p99Ratio }) });
   // Every round's ratios, so a tail carried by a few rounds shows against one in every round.
   const rounded = (ratio: (a: LoadResult, f: LoadResult) => number) => ` (rounds: ${appRuns.map((a, i) => ratio(a, floorRuns[i]).toFixed(2)).join(', ')})`;
   const vs = f
