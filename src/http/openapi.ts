@@ -148,6 +148,9 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
     const scopes = config.scope === null ? config.parentScopes?.map((prefix) => `${prefix}:${access}`) : typeof config.scope === 'string' ? [config.scope] : config.scope;
     // A route that needs no scope at all says so itself (GET /me: any key or session).
     const line = typeof schema.description === 'string' && schema.description.includes('Scope: none') ? null : scopeLine(config.scope, access, config.scope === null ? scopes : undefined);
+    // E16: every operation names its scopes; a route outside the key's header check (the
+    // embedded form's key travels in the body) declares its own, and needing none is `[]` (F240).
+    const xScopes: Json = { 'x-scopes': Array.isArray(schema['x-scopes']) ? schema['x-scopes'] : scopes ? [...scopes] : [] };
     const summary = typeof schema.summary === 'string' ? schema.summary.replace(/^(Create|Get|Update|Delete) a (?=[aeio])/, '$1 an ') : undefined;
     route.schema = {
       ...schema,
@@ -155,7 +158,7 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
       ...(summary ? { summary } : {}),
       tags: Array.isArray(schema.tags) && schema.tags.length ? schema.tags : [tagOf(route.url)],
       ...(line ? { description: [schema.description, line].filter(Boolean).join('\n\n') } : {}),
-      ...(scopes ? { 'x-scopes': [...scopes] } : {}),
+      ...xScopes,
     };
     operations.set(operationId, { resource: derived.resource, statuses: errorStatuses(route, operationId) });
   });

@@ -119,6 +119,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       onRequest: async (_req, reply) => corsHeaders(reply),
       schema: {
         operationId: 'getEmbeddedFormFields',
+        'x-scopes': ['forms:read'],
         tags: ['Embedded form'],
         summary: "List the request custom fields a website form shows (key in the body)",
         description:
@@ -150,6 +151,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
       onSend: idempotencyOnSend, // E11: the key is claimed in the handler, once the API key is known
       schema: {
         operationId: 'submitEmbeddedForm',
+        'x-scopes': ['forms:write'],
         tags: ['Embedded form'],
         summary: 'Submit a website request form (key in the body)',
         description:
