@@ -29,14 +29,16 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   return send(reply, 500, 'Internal server error');
 }
 
-/** A body over the limit is read and dropped up to this much (and this long) before the 413 goes out. */
+/** A body left unread is read and dropped up to this much (and this long) before the answer goes out. */
 const DISCARD_BYTES = 16 * 1024 * 1024;
 const DISCARD_MS = 5_000;
+/** ...and a body that stops arriving for this long is given up on at once (a stalled client). */
+const DISCARD_IDLE_MS = 1_000;
 
 /**
  * Reads and drops what is left of a request body, up to a bound. Answering and
  * closing while the client still sends makes its kernel see a reset, and the
- * client may lose the 413 with it (issue 25: one curl run in four).
+ * client may lose the answer with it (issue 25: one curl run in four).
  */
 function discardBody(raw: FastifyRequest['raw']): Promise<void> {
   if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
@@ -44,6 +46,7 @@ function discardBody(raw: FastifyRequest['raw']): Promise<void> {
     let seen = 0;
     const done = () => {
       clearTimeout(timer);
+      clearTimeout(idle);
       raw.off('data', onData);
       raw.off('end', done);
       raw.off('error', done);
@@ -51,10 +54,12 @@ function discardBody(raw: FastifyRequest['raw']): Promise<void> {
       resolve();
     };
     const onData = (chunk: Buffer) => {
+      idle.refresh();
       seen += chunk.length;
       if (seen > DISCARD_BYTES) done();
     };
     const timer = setTimeout(done, DISCARD_MS);
+    const idle = setTimeout(done, DISCARD_IDLE_MS);
     raw.on('data', onData);
     raw.on('end', done);
     raw.on('error', done);
@@ -63,8 +68,27 @@ function discardBody(raw: FastifyRequest['raw']): Promise<void> {
   });
 }
 
+/**
+ * F241: an answer sent before the request's body was read to its end (a refusal by the
+ * multipart parser's limits, the body limit, the content type, the key, the rate limit)
+ * first reads and drops the rest, so the next request on a kept-alive connection is
+ * parsed instead of waiting behind the unread bytes forever. A body that does not end
+ * within the bound gets `Connection: close`. Node dumps a body nothing started
+ * reading only once the answer is out; one that a parser started and left (the
+ * multipart parser unpipes at its limit) it leaves paused, which hung the connection.
+ */
+function drainBeforeReply(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  const raw = request.raw;
+  if (raw.complete) return done(null, payload);
+  void discardBody(raw).then(() => {
+    if (!raw.complete) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
 /** One handler maps every error, ours or Fastify's, to `{success: false, error}` (D5). */
 export function registerErrorHandler(app: FastifyInstance): void {
+  app.addHook('onSend', drainBeforeReply);
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
     if (err instanceof ValidationError) {
       const style = styles[styleOf(request)];
@@ -94,12 +118,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (request.raw.complete) reply.header('connection', 'keep-alive');
       return send(reply, 400, 'Invalid JSON body');
     }
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return discardBody(request.raw).then(() => {
-        send(reply, 413, 'Request body too large');
-        return reply;
-      });
-    }
+    // The rest of the body is read and dropped before the answer goes out (drainBeforeReply).
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, 'Request body too large');
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, 'Unsupported content type');
     if (err.statusCode === 429) return send(reply, 429, 'Rate limit exceeded. Try again later.');
     if (isDatabaseUnavailable(err)) {
