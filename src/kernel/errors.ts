@@ -1,4 +1,4 @@
-import { DATE_PATTERN, TIME_PATTERN } from './schemas.ts';
+import { CSV_IDS_PATTERN, DATE_PATTERN, TIME_PATTERN } from './schemas.ts';
 
 export type PathSegment = string | number;
 export interface Detail {
@@ -45,6 +45,7 @@ const CSV_OF = /^\^\(([\w|-]+)\)\(,\(\1\)\)\*\$$/;
 function patternMessage(pattern: unknown): string | null {
   if (pattern === DATE_PATTERN || pattern === '^\\d{4}-\\d{2}-\\d{2}$') return 'must be a date (YYYY-MM-DD)';
   if (pattern === TIME_PATTERN) return 'must be a time (HH:MM)';
+  if (pattern === CSV_IDS_PATTERN) return 'must be ids from 1 to 2147483647, separated by commas';
   const csv = typeof pattern === 'string' ? CSV_OF.exec(pattern) : null;
   return csv ? `must be one of: ${csv[1].split('|').join(', ')} (several separated by commas)` : null;
 }

@@ -40,8 +40,26 @@ export function CsvOf(values: readonly string[]) {
   const one = values.map((v) => v.replace(/[^\w-]/g, '')).join('|');
   return Type.String({ pattern: `^(${one})(,(${one}))*$`, maxLength: 1000, description: `comma-separated: ${values.join(', ')}` });
 }
-/** Comma-separated integers, e.g. `id_in=1,2,3`. */
-export const CsvIds = Type.String({ pattern: '^\\d{1,10}(,\\d{1,10})*$', maxLength: 2000 });
+/**
+ * The decimal integers 1..max as a regular expression, without sign or leading zeros
+ * (D5): one alternative per digit that can stay below max's, e.g. 1..2147483647.
+ */
+function decimalsUpTo(max: number): string {
+  const digits = String(max);
+  const alternatives = [`[1-9]\\d{0,${digits.length - 2}}`]; // fewer digits than max
+  for (let i = 0; i < digits.length; i++) {
+    const low = i === 0 ? 1 : 0;
+    const d = Number(digits[i]);
+    if (d > low) alternatives.push(`${digits.slice(0, i)}[${low}-${d - 1}]\\d{${digits.length - i - 1}}`);
+  }
+  alternatives.push(digits);
+  return `(?:${alternatives.join('|')})`;
+}
+const ID_TEXT = decimalsUpTo(MAX_INT);
+/** F242: ids past the id column's range (2147483647) are refused like any other bad value, never sent to the database. */
+export const CSV_IDS_PATTERN = `^${ID_TEXT}(,${ID_TEXT})*$`;
+/** Comma-separated ids, e.g. `id_in=1,2,3`. */
+export const CsvIds = Type.String({ pattern: CSV_IDS_PATTERN, maxLength: 2000 });
 export const CsvUuids = Type.String({ pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$', maxLength: 3800 });
 export const csv = (value: string): string[] => value.split(',').filter(Boolean);
 
