@@ -79,7 +79,10 @@ function discardBody(raw: FastifyRequest['raw']): Promise<void> {
  */
 function drainBeforeReply(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const raw = request.raw;
-  if (raw.complete) return done(null, payload);
+  if (raw.complete) {
+    done(null, payload);
+    return;
+  }
   void discardBody(raw).then(() => {
     if (!raw.complete) reply.header('connection', 'close');
     done(null, payload);
