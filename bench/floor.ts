@@ -33,7 +33,7 @@ if (!url) throw new Error('FLOOR_DATABASE_URL is required');
 
 async function openStore(dbUrl: string): Promise<Store> {
   if (dbUrl.startsWith('sqlite:')) {
-    const { default: SQLite } = await import('better-sqlite3');
+    const { SQLite } = await import('../src/db/sqlite-driver.ts'); // F243: the driver this Node can run
     const file = dbUrl.slice('sqlite:'.length);
     const open = (readOnly: boolean) => {
       const c = new SQLite(file);

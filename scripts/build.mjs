@@ -24,7 +24,7 @@ export async function buildServer(folders = []) {
 }
 
 /** Packages a bundle loads from node_modules: drivers loaded through createRequire, the native better-sqlite3, pdfkit (the PDF threads'). */
-const OUTSIDE = ['better-sqlite3', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type'];
+const OUTSIDE = ['better-sqlite3', 'better-sqlite3-napi', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type'];
 
 /**
  * The CLI as one bundled file (dist/cli.js) from the same sources: loading its ~800

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../src/db/sqlite-driver.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
 import { backend, buildTestApp, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../src/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import { Checkpoints } from '../src/db/checkpoints.ts';
 import { createDb } from '../src/db/database.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../src/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';

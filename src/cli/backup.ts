@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../db/sqlite-driver.ts';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.ts';
 import { CliError, jsonOption, print } from './common.ts';

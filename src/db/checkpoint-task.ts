@@ -3,7 +3,7 @@
 // to the WAL into the database file, without waiting for any reader or writer. Returns
 // after `idleMs` in which the WAL took no new page, or when stopped; the API starts it
 // again at its next write.
-import SQLite from 'better-sqlite3';
+import { SQLite } from './sqlite-driver.ts';
 
 const EVERY_MS = 20;
 
