@@ -1546,7 +1546,7 @@ export interface paths {
          *
          *     Scope: `workspace:read`.
          */
-        get: operations["listWorkspaceAutomations"];
+        get: operations["getWorkspaceAutomations"];
         /**
          * Change the automatic reminders
          * @description Owners' and admins' sessions; other roles' sessions get 403. A field left out keeps its value; out-of-range, repeated or too many days are 400 with the field and item named, and nothing changes.
@@ -2886,6 +2886,14 @@ export interface components {
                 } | null;
             }[];
         };
+        WorkspaceAutomation: {
+            /** @description Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct) */
+            quote_follow_up_days: number[];
+            /** @description Days from the due date (negative: before it) that an unpaid invoice's client gets `invoice_reminder` (distinct) */
+            invoice_reminder_days: number[];
+            /** @description Hours before a visit starts that its client gets `appointment_reminder` (an all-day visit: before 09:00 that day); 0 is off */
+            visit_reminder_hours: number;
+        };
         GetSetupLinkBody: {
             token: string;
         };
@@ -3153,14 +3161,6 @@ export interface components {
             created_at: string;
             last_sent_at: string | null;
             expires_at: string | null;
-        };
-        ListWorkspaceAutomationsResult: {
-            /** @description Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct) */
-            quote_follow_up_days: number[];
-            /** @description Days from the due date (negative: before it) that an unpaid invoice's client gets `invoice_reminder` (distinct) */
-            invoice_reminder_days: number[];
-            /** @description Hours before a visit starts that its client gets `appointment_reminder` (an all-day visit: before 09:00 that day); 0 is off */
-            visit_reminder_hours: number;
         };
         CreateContactBody: {
             first_name: string;
@@ -9070,7 +9070,7 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
-    listWorkspaceAutomations: {
+    getWorkspaceAutomations: {
         parameters: {
             query?: never;
             header?: never;
@@ -9091,7 +9091,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ListWorkspaceAutomationsResult"];
+                        data: components["schemas"]["WorkspaceAutomation"];
                     };
                 };
             };
@@ -9130,7 +9130,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ListWorkspaceAutomationsResult"];
+                        data: components["schemas"]["WorkspaceAutomation"];
                     };
                 };
             };

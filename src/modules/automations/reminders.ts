@@ -219,7 +219,7 @@ export async function runVisitReminders(db: Kysely<DB>, nowMs: number, log: (Dai
             trx,
             trx.selectFrom('events').select(['id', 'start_date', 'start_time', 'all_day', 'status', 'type']).where('workspace_id', '=', w.id).where('id', '=', c.id),
           ).executeTakeFirst();
-          if (!e || e.type !== 'appointment' || !REMINDED_VISIT_STATUSES.includes(e.status)) return false;
+          if (e?.type !== 'appointment' || !REMINDED_VISIT_STATUSES.includes(e.status)) return false;
           const now = visitReminderTimes(e, hours, w.timezone);
           if (now.remindAt > nowMs || now.start <= nowMs) return false; // moved meanwhile
           return give(trx, w.id, { type: 'appointment_reminder', module_id: e.id }, hours, new Date(now.start).toISOString(), hub, log);
