@@ -92,7 +92,7 @@ function CalendarFeed() {
             <Group>
               <CopyButton value={url}>
                 {({ copied, copy }) => (
-                  <Button onClick={copy} variant={copied ? 'light' : 'filled'}>
+                  <Button onClick={copy}>
                     {copied ? 'Copied' : 'Copy'}
                   </Button>
                 )}
