@@ -130,9 +130,9 @@ describe('E24 automations', () => {
       const answer = await w.api.put(`/api/v1/quotes/${answered.id}/status`, { status: 'accepted' });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const day2 = await run(w, addDays(today(), 2));
-      assert.deepEqual(day2, [{ type: 'quote_follow_up', module_id: q.id, step: 2 }]);
+      assert.deepEqual(day2.map(({ type, module_id, step }) => ({ type, module_id, step })), [{ type: 'quote_follow_up', module_id: q.id, step: 2 }]);
       assert.deepEqual(await run(w, addDays(today(), 2)), [], 'the same day again gives nothing');
-      assert.deepEqual(await run(w, addDays(today(), 5)), [{ type: 'quote_follow_up', module_id: q.id, step: 5 }]);
+      assert.deepEqual((await run(w, addDays(today(), 5))).map((r) => [r.module_id, r.step]), [[q.id, 5]]);
       const sent = await reminders(w, 'quote_follow_up');
       assert.equal(sent.length, 2);
       assert.match(sent[0].subject ?? '', /^Following up: quote #\d+ from Acme/);
@@ -142,6 +142,26 @@ describe('E24 automations', () => {
       const gone = await sentQuote(w);
       assert.equal((await w.api.delete(`/api/v1/quotes/${gone.id}`)).status, 200);
       assert.deepEqual(await run(w, addDays(today(), 2)), []);
+    });
+
+    test('a follow-up goes by SMS too where the SMS plan, the type and the client consent allow it, in the workspace template', async () => {
+      const w = await workspace();
+      await setWorkspace(t.db, w.id, {
+        'automations.quote_follow_up_days': '1',
+        sms_provider: 'log',
+        sms_plan: 'true',
+        'notifications.quote_follow_up.sms': 'true',
+        'templates.quote_follow_up.subject': 'Still thinking about quote {{number}}?',
+      });
+      const c = created(await w.api.post('/api/v1/contacts', { first_name: 'Sam', last_name: 'Sms', email: 'sam@example.com', phone: '+15550002', info: { sms_consent: { opt_in: true } } }));
+      const q = created(await w.api.post('/api/v1/quotes', { name: 'Deck', total: 900, contact_id: c.id }));
+      assert.equal((await w.api.post('/api/v1/notifications', { type: 'quote_to_customer', module_id: q.id })).status, 201);
+      const [sent] = await run(w, addDays(today(), 1));
+      assert.equal(sent.message_ids.length, 2);
+      const rows = await reminders(w, 'quote_follow_up');
+      assert.deepEqual(rows.map((m) => m.channel), ['email', 'sms']);
+      assert.match(rows[0].subject ?? '', /^Still thinking about quote \d+\?$/, 'the workspace template');
+      assert.match(rows[1].body_text, /reminder about quote #\d+ .*\/hub\//);
     });
 
     test('invoice reminders relative to the due date while a balance is left; none once paid, voided or deleted', async () => {
@@ -194,14 +214,25 @@ describe('E24 automations', () => {
       const first = await spawnCli(t.url, ['daily', '--workspace', String(w.id), '--date', date, '--json']);
       assert.equal(first.code, 0, first.stderr);
       const out = JSON.parse(first.stdout);
-      assert.deepEqual(out.reminders_sent, [
-        { type: 'quote_follow_up', module_id: q.id, step: 3 },
-        { type: 'invoice_reminder', module_id: inv.id, step: 7 },
-      ]);
+      const queued = await t.db
+        .selectFrom('messages')
+        .select(['id', 'type', 'module_id'])
+        .where('workspace_id', '=', w.id)
+        .where('type', 'in', ['quote_follow_up', 'invoice_reminder'])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        queued.map((m) => [m.type, m.module_id]),
+        [
+          ['quote_follow_up', q.id],
+          ['invoice_reminder', inv.id],
+        ],
+      );
+      assert.deepEqual(out.reminders_sent, queued.map((m) => m.id), 'the messages it queued');
       const again = await spawnCli(t.url, ['daily', '--workspace', String(w.id), '--date', date, '--json']);
       assert.deepEqual(JSON.parse(again.stdout).reminders_sent, []);
       const text = await spawnCli(t.url, ['daily', '--workspace', String(w.id), '--date', date]);
-      assert.match(text.stdout, /Reminders sent: none/);
+      assert.match(text.stdout, /Reminder messages: none/);
       assert.equal((await reminders(w, 'quote_follow_up')).length, 1);
       assert.equal((await reminders(w, 'invoice_reminder')).length, 1);
     });

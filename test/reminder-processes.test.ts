@@ -45,7 +45,12 @@ describe('reminders from worker processes', { timeout: 240_000 }, () => {
   async function seed(n: number, v: number) {
     const ws = await seedWorkspace(t.db);
     const zone = zoneAfterNine();
-    await setWorkspace(t.db, ws.workspace.id, { timezone: zone, 'automations.invoice_reminder_days': '0', 'automations.visit_reminder_hours': '24' });
+    await setWorkspace(t.db, ws.workspace.id, {
+      timezone: zone,
+      reply_to: 'office@acme.test',
+      'automations.invoice_reminder_days': '0',
+      'automations.visit_reminder_hours': '24',
+    });
     const api = client(t.app, ws.token);
     const today = zonedDate(Date.now(), zone);
     const invoices: number[] = [];
@@ -98,6 +103,11 @@ describe('reminders from worker processes', { timeout: 240_000 }, () => {
     );
     const ids = [...invoiceReminders, ...visitReminders].map((m) => m.message_id);
     assert.ok(delivered(ids));
+    // E10: the business's name as From, its reply_to as Reply-To.
+    const mail = smtp.mails.find((m) => m.raw.includes(`<${invoiceReminders[0].message_id}@`))!;
+    assert.match(mail.raw, /^Reply-To: office@acme\.test/im);
+    assert.match(mail.raw, /^From: "?Acme \d+"? </im);
+    assert.match(mail.raw, /^Subject: Reminder: invoice #\d+ from Acme \d+/im);
     // Both workers ran their passes (the daily run's row is one, whoever took it).
     const runs = await t.db.selectFrom('scheduled_runs').select('job').where('workspace_id', '=', ws.id).where('job', '=', 'customer_reminders').execute();
     assert.equal(runs.length, 1);

@@ -39,7 +39,9 @@ export function dailyCommand(): Command {
           const documents = await runDocumentsDay(trx, w.id, date, config);
           // E24: the day's quote follow-ups and invoice reminders at once, whatever the hour; each only once.
           await claimRemindersRun(trx, w.id, date);
-          return { ...documents, reminders_sent: await sendDocumentReminders(trx, w.id, date, config) };
+          // OPERATOR.md: `reminders_sent` lists the messages it queued (each reminder's email, and its SMS where allowed).
+          const reminders = await sendDocumentReminders(trx, w.id, date, config);
+          return { ...documents, reminders_sent: reminders.flatMap((r) => r.message_ids) };
         });
       });
       const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;
@@ -49,7 +51,7 @@ export function dailyCommand(): Command {
           line('Overdue invoices', result.overdue_invoices),
           line('Expired quotes', result.expired_quotes),
           line('Sent invoices', result.sent_invoices),
-          `Reminders sent: ${result.reminders_sent.length ? result.reminders_sent.map((r) => `${r.type} ${r.module_id} (${r.step})`).join(', ') : 'none'}`,
+          line('Reminder messages', result.reminders_sent),
         ].join('\n'),
       });
     });

@@ -32,6 +32,8 @@ export interface ReminderSent {
   module_id: number;
   /** Days after sending (follow-ups) or from the due date (reminders). */
   step: number;
+  /** The `messages` rows it queued: the email, and the SMS where allowed. */
+  message_ids: number[];
 }
 
 export interface ReminderLog {
@@ -45,7 +47,7 @@ const REMINDED_VISIT_STATUSES = ['scheduled', 'pending'];
 const daysBetween = (from: string, to: string) => Math.round((dayMs(to) - dayMs(from)) / 86_400_000);
 
 /**
- * Records the reminder and queues its message, or does nothing when this step was
+ * Records the reminder and queues its messages (their ids), or does nothing (null) when this step was
  * already given. A record without a client email (D19) keeps its row: the step is
  * spent, it is logged, and no later run tries it again (F274).
  */
@@ -57,22 +59,21 @@ async function give(
   anchor: string,
   hub: HubLinkConfig,
   log?: ReminderLog,
-): Promise<boolean> {
+): Promise<number[] | null> {
   const claimed = await trx
     .insertInto('customer_reminders')
     .values({ workspace_id: workspaceId, type: send.type, document_id: send.module_id, step, anchor, created_at: now() })
     .onConflict((oc) => oc.columns(['workspace_id', 'type', 'document_id', 'step', 'anchor']).doNothing())
     .returning('document_id')
     .executeTakeFirst();
-  if (!claimed) return false;
+  if (!claimed) return null;
   try {
-    await queueNotification(trx, { workspaceId, userId: null }, send, hub);
-    return true;
+    return (await queueNotification(trx, { workspaceId, userId: null }, send, hub)).message_ids;
   } catch (err) {
     // Checked before anything is written (the client's email): the run goes on.
     if (!(err instanceof AppError) || err.status >= 500) throw err;
     log?.warn({ workspace_id: workspaceId, type: send.type, module_id: send.module_id, reason: err.message }, 'reminder not sent');
-    return false;
+    return null;
   }
 }
 
@@ -126,7 +127,8 @@ export async function sendDocumentReminders(trx: Kysely<DB>, workspaceId: number
       const row = await quotes.find(trx, workspaceId, q.id, { lock: true });
       if (row?.status !== 'awaiting_response') continue;
       const values = { sent_on: formatDate(sentOn), days_since_sent: String(step) };
-      if (await give(trx, workspaceId, { type: 'quote_follow_up', module_id: q.id, values }, step, sentOn, hub, log)) sent.push({ type: 'quote_follow_up', module_id: q.id, step });
+      const ids = await give(trx, workspaceId, { type: 'quote_follow_up', module_id: q.id, values }, step, sentOn, hub, log);
+      if (ids) sent.push({ type: 'quote_follow_up', module_id: q.id, step, message_ids: ids });
     }
   }
 
@@ -146,9 +148,8 @@ export async function sendDocumentReminders(trx: Kysely<DB>, workspaceId: number
       if (invoiceOf(row).balance <= 0) continue; // paid in full
       const step = daysBetween(c.due_date, date);
       const values = { days_overdue: step > 0 ? String(step) : '' };
-      if (await give(trx, workspaceId, { type: 'invoice_reminder', module_id: c.id, values }, step, c.due_date, hub, log)) {
-        sent.push({ type: 'invoice_reminder', module_id: c.id, step });
-      }
+      const ids = await give(trx, workspaceId, { type: 'invoice_reminder', module_id: c.id, values }, step, c.due_date, hub, log);
+      if (ids) sent.push({ type: 'invoice_reminder', module_id: c.id, step, message_ids: ids });
     }
   }
   return sent;
@@ -219,9 +220,9 @@ export async function runVisitReminders(db: Kysely<DB>, nowMs: number, log: (Dai
             trx,
             trx.selectFrom('events').select(['id', 'start_date', 'start_time', 'all_day', 'status', 'type']).where('workspace_id', '=', w.id).where('id', '=', c.id),
           ).executeTakeFirst();
-          if (e?.type !== 'appointment' || !REMINDED_VISIT_STATUSES.includes(e.status)) return false;
+          if (e?.type !== 'appointment' || !REMINDED_VISIT_STATUSES.includes(e.status)) return null;
           const now = visitReminderTimes(e, hours, w.timezone);
-          if (now.remindAt > nowMs || now.start <= nowMs) return false; // moved meanwhile
+          if (now.remindAt > nowMs || now.start <= nowMs) return null; // moved meanwhile
           return give(trx, w.id, { type: 'appointment_reminder', module_id: e.id }, hours, new Date(now.start).toISOString(), hub, log);
         });
         if (given) queued++;

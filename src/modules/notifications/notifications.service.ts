@@ -253,7 +253,10 @@ function smsAllowed(settings: Settings, type: NotificationType, customer: Custom
 }
 
 export function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody, hub: HubLinkConfig): Promise<NotificationQueued> {
-  return transact(db, auth, async (trx) => ({ ...(await queueNotification(trx, auth, body, hub)), type: body.type }));
+  return transact(db, auth, async (trx) => {
+    const { message_ids: _, ...queued } = await queueNotification(trx, auth, body, hub);
+    return { ...queued, type: body.type };
+  });
 }
 
 /** One message to queue: a type, its record and (E24) values the caller knows beyond the record's, such as how late an invoice is. */
@@ -267,7 +270,12 @@ export interface Send {
  * The send inside the caller's transaction: checks, the status move, a fresh
  * hub link for the customer (E7, committed with the message), the queued messages.
  */
-export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Send, hub: HubLinkConfig): Promise<Omit<NotificationQueued, 'type'> & { type: NotificationType }> {
+export async function queueNotification(
+  trx: Kysely<DB>,
+  auth: Actor,
+  body: Send,
+  hub: HubLinkConfig,
+): Promise<Omit<NotificationQueued, 'type'> & { type: NotificationType; message_ids: number[] }> {
   const w = await findWorkspace(trx, auth.workspaceId);
   if (!w) throw notFound('Workspace');
   const target = TARGETS[body.type];
@@ -289,7 +297,8 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Send
     logoUrl(hub.publicUrl, w),
   );
   const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
-  await queueMessage(trx, w.id, {
+  const messageIds: number[] = [];
+  messageIds.push(await queueMessage(trx, w.id, {
     ...about,
     channel: 'email',
     recipient: customer.email,
@@ -297,9 +306,9 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Send
     body_text: message.text,
     body_html: message.html,
     notSent: await emailBlocked(trx, w, settings, body.type),
-  });
+  }));
   if (target.sms && smsAllowed(settings, body.type, customer)) {
-    await queueMessage(trx, w.id, {
+    messageIds.push(await queueMessage(trx, w.id, {
       ...about,
       channel: 'sms',
       recipient: customer.phone ?? '',
@@ -307,7 +316,7 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Send
       body_text: message.sms,
       body_html: null,
       notSent: customer.phone ? undefined : 'the contact has no phone number',
-    });
+    }));
   }
   return {
     queued: true as const,
@@ -315,5 +324,6 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Send
     module: target.module,
     module_id: body.module_id,
     recipient: { contact_id: customer.id, email: customer.email },
+    message_ids: messageIds,
   };
 }
