@@ -52,7 +52,7 @@ export default function AccountPage() {
 }
 
 /**
- * A9, E25: a link calendar apps subscribe to, listing my visits. Only its hash is
+ * A9, E25, A181: a link calendar apps subscribe to, listing my visits. Only its hash is
  * kept, so the link shows once, right after it is made; a new one replaces the old.
  */
 function CalendarFeed() {

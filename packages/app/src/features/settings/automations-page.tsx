@@ -1,4 +1,4 @@
-// "Automations" (A9, E24): the automatic quote follow-ups, invoice reminders and
+// "Automations" (A9, E24, A180): the automatic quote follow-ups, invoice reminders and
 // visit reminders, with PUT /api/v1/workspace/automations. Days are typed as a list
 // ("3, 7"); the server checks ranges, repeats and counts, and its errors show by
 // their fields, naming the day they are about.
