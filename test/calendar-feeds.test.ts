@@ -115,7 +115,16 @@ describe('E25 calendar feeds', () => {
   test("a removed member's feed stops; keys cannot make one", async () => {
     const { ws, member, browser } = await setup();
     const url = (await browser.post('/api/v1/me/calendar-feed')).body.data.url;
-    assert.equal((await fetchFeed(url)).statusCode, 200);
+    // A workspace in UTC: times in UTC, no VTIMEZONE.
+    await setWorkspace(t.db, ws.workspace.id, { timezone: 'UTC' });
+    const day = addDays(zonedDate(Date.now(), 'UTC'), 1);
+    created(await client(t.app, ws.token).post('/api/v1/events', { name: 'Check', type: 'appointment', start_date: day, end_date: day, start_time: '08:15', assignee_ids: [member.user_id] }));
+    const utc = await fetchFeed(url);
+    assert.equal(utc.statusCode, 200);
+    assert.ok(utc.body.includes(`DTSTART:${day.replaceAll('-', '')}T081500Z`), utc.body);
+    assert.ok(utc.body.includes(`DTEND:${day.replaceAll('-', '')}T091500Z`), 'an hour without an end time');
+    assert.ok(!utc.body.includes('BEGIN:VTIMEZONE'));
+    assert.equal(new ICAL.Event(parse(utc.body).getFirstSubcomponent('vevent')!).summary, 'Check');
     const owner = await setUp(t.app, t.db, ws.workspace.id, ws.owner.user_id);
     const removed = await owner.delete(`/api/v1/users/${member.user_id}`);
     assert.equal(removed.status, 200, JSON.stringify(removed.body));
