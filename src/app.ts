@@ -21,6 +21,7 @@ import { registerSerializers } from './http/compile-on-first-use.ts';
 import { modules } from './modules/index.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { filesRoutes } from './modules/uploads/files.routes.ts';
+import { calendarPublicRoutes } from './modules/calendar-feeds/calendar-feeds.routes.ts';
 import { intakeRoutes } from './modules/intake/intake.routes.ts';
 import { hubRoutes } from './modules/hub/hub.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
     authenticated(api, { authenticator, sessions, redis, limit: config.apiRateLimit });
     idempotency(api, { db: database.db, ttlMs: config.idempotencyTtl }); // E11, on every write below
     await api.register(filesRoutes, ctx); // D20: signed and public file URLs, outside /api/v1
+    await api.register(calendarPublicRoutes, ctx); // E25: calendar feeds, outside /api/v1, the token their credential
     await api.register(
       async (v1) => {
         v1.get('/openapi.json', { config: { public: true, unlimited: true }, schema: { hide: true } }, async () => app.swagger());

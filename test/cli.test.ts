@@ -342,7 +342,7 @@ describe('fieldwork CLI: the real binary', () => {
       spawnCli(url, ['workspace', 'set', '--workspace', id, 'templates.quote_to_customer.footer=x', '--json']),
     ]);
     assertFails(placeholder, /unknown placeholder \{\{nickname\}\}/);
-    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder\|hub_link_to_customer>\.<subject\|text\|html\|sms>/);
+    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder\|hub_link_to_customer\|quote_follow_up\|invoice_reminder>\.<subject\|text\|html\|sms>/);
     const settings = JSON.parse((await findWorkspace(db, workspace.id))!.settings!);
     assert.equal(settings['templates.quote_to_customer.text'], undefined, 'a refused set changes nothing');
   });

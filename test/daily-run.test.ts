@@ -189,7 +189,7 @@ describe('the daily document run (E5)', () => {
     assert.deepEqual(first.expired_quotes, [ids.quotePast]);
     assert.deepEqual(first.sent_invoices, [ids.scheduledToday, ids.scheduledPast]);
     assert.equal(first.overdue_invoices.length, 3);
-    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [] });
     const bad = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-02-30', '--json']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /YYYY-MM-DD/);

@@ -195,7 +195,7 @@ describe('tenant isolation on every route', () => {
     const lists = t.app.routeTable.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/') && !r.url.includes(':') && !r.hidden);
     for (const route of lists) {
       // B's own members, workspace, settings and keys (the keys are checked below).
-      if (['/api/v1/users', '/api/v1/workspace', '/api/v1/notification-settings', '/api/v1/keys', '/api/v1/me'].includes(route.url)) continue;
+      if (['/api/v1/users', '/api/v1/workspace', '/api/v1/workspace/automations', '/api/v1/notification-settings', '/api/v1/keys', '/api/v1/me'].includes(route.url)) continue;
       const res = await b.get(route.url);
       if (route.url === '/api/v1/home') {
         // Not a list: B's dashboard counts and shows nothing of A's.

@@ -203,7 +203,7 @@ describe('settings API', () => {
       const all = await general.get('/api/v1/notification-settings');
       assert.deepEqual(
         all.body.data.map((s: { type: string }) => s.type),
-        ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer'],
+        ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer', 'quote_follow_up', 'invoice_reminder'],
       );
       assert.equal(all.body.data[0].email, true);
       assert.equal(all.body.data[0].templates.subject, null);

@@ -31,6 +31,7 @@ const EXEMPT_INDEXES: Record<string, string> = {
   'users(user_id)': 'a user id is unique across workspaces; Citus: unique (workspace_id, user_id)',
   'api_keys(token_hash)': 'the key lookup before the workspace is known; Citus: (workspace_id, token_hash), the workspace taken from the token prefix',
   'hub_links(token_hash)': 'the hub link lookup before the workspace is known (E7); Citus: a reference lookup table, or the workspace hash in the token',
+  'calendar_feeds(token_hash)': 'the calendar feed lookup before the workspace is known (E25); Citus: a reference lookup table, as hub links',
   'auth_links(token_hash)': 'the setup or reset link lookup before the workspace is known (A1); Citus: a reference lookup table, as hub links',
   'users(email)': "a person's memberships by email at sign-in, before any workspace is known (A1); Citus: a reference table of (email, workspace_id)",
   'jobs(quote_id)': 'one job per quote; Citus: unique (workspace_id, quote_id)',

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dayMs, zonedDate } from '../domain/zoned-time.ts';
 import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
+import { claimRemindersRun, sendDocumentReminders } from '../modules/automations/reminders.ts';
 import { loadConfig } from '../config.ts';
 import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 
@@ -24,7 +25,7 @@ function parseDate(value: string): string {
  */
 export function dailyCommand(): Command {
   return new Command('daily')
-    .description("run a workspace's daily document run now: overdue invoices, expired quotes, scheduled invoices sent")
+    .description("run a workspace's daily document run now: overdue invoices, expired quotes, scheduled invoices sent, the day's quote follow-ups and invoice reminders")
     .addOption(workspaceOption())
     .addOption(new Option('--date <YYYY-MM-DD>', "the day (default: today in the workspace's time zone)").argParser(parseDate))
     .addOption(jsonOption())
@@ -32,15 +33,26 @@ export function dailyCommand(): Command {
       const result = await withDatabase(async (db) => {
         const w = await requireWorkspace(db, opts.workspace);
         const date = opts.date ?? zonedDate(Date.now(), w.timezone);
+        const config = loadConfig();
         return db.transaction().execute(async (trx) => {
           await claimRun(trx, w.id, date);
-          return runDocumentsDay(trx, w.id, date, loadConfig());
+          const documents = await runDocumentsDay(trx, w.id, date, config);
+          // E24: the day's quote follow-ups and invoice reminders at once, whatever the hour; each only once.
+          await claimRemindersRun(trx, w.id, date);
+          // OPERATOR.md: `reminders_sent` lists the messages it queued (each reminder's email, and its SMS where allowed).
+          const reminders = await sendDocumentReminders(trx, w.id, date, config);
+          return { ...documents, reminders_sent: reminders.flatMap((r) => r.message_ids) };
         });
       });
       const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;
       print(opts, {
         json: { ...result },
-        text: [line('Overdue invoices', result.overdue_invoices), line('Expired quotes', result.expired_quotes), line('Sent invoices', result.sent_invoices)].join('\n'),
+        text: [
+          line('Overdue invoices', result.overdue_invoices),
+          line('Expired quotes', result.expired_quotes),
+          line('Sent invoices', result.sent_invoices),
+          line('Reminder messages', result.reminders_sent),
+        ].join('\n'),
       });
     });
 }

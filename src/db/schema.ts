@@ -476,6 +476,9 @@ export interface DB {
   deletions: DeletionsTable;
   row_counts: RowCountsTable;
   payment_days: PaymentDaysTable;
+  customer_reminders: CustomerRemindersTable;
+  calendar_feeds: CalendarFeedsTable;
+  calendar_sequences: CalendarSequencesTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;
 }
@@ -666,4 +669,32 @@ export interface AuthLinksTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+}
+
+/** E24: an automatic reminder given, once per document (or visit), step and anchor (0028, F271). */
+export interface CustomerRemindersTable {
+  workspace_id: number;
+  type: string;
+  document_id: number;
+  step: number;
+  anchor: string;
+  created_at: string;
+}
+
+/** E25: a member's calendar feed; only the SHA-256 of its token is kept (0028). */
+export interface CalendarFeedsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  /** users.id of the membership whose visits it lists. */
+  member_id: number;
+  token_hash: string;
+  created_at: string;
+}
+
+/** E25: a visit's SEQUENCE in the feeds and the fingerprint of what it showed (0028, F276). */
+export interface CalendarSequencesTable {
+  workspace_id: number;
+  event_id: number;
+  sequence: number;
+  fingerprint: string;
 }

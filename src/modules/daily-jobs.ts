@@ -1,6 +1,11 @@
 import type { DailyJob } from '../outbox/worker.ts';
+import { runDocumentReminders, runVisitReminders } from './automations/reminders.ts';
 import { runDocumentsDaily } from './lifecycle/daily-run.ts';
 import { runAppointmentsSoon } from './notifications-internal/appointments-soon.ts';
 
-/** The jobs the worker runs once per workspace and local day; main.ts and `fieldwork worker` hand them over. */
-export const dailyJobs: readonly DailyJob[] = [runAppointmentsSoon, runDocumentsDaily];
+/**
+ * The jobs the worker runs at each pass (every minute); main.ts and `fieldwork worker` hand them over.
+ * All but the visit reminders run once per workspace and local day (runDaily); E24's visit
+ * reminders look at every pass for the visits whose reminder time has come.
+ */
+export const dailyJobs: readonly DailyJob[] = [runAppointmentsSoon, runDocumentsDaily, runDocumentReminders, runVisitReminders];

@@ -6,6 +6,8 @@ import { propertiesRoutes } from './properties/properties.routes.ts';
 import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { workspaceRoutes } from './workspace/workspace.routes.ts';
+import { automationsRoutes } from './automations/automations.routes.ts';
+import { calendarFeedRoutes } from './calendar-feeds/calendar-feeds.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { timeEntriesRoutes } from './time-entries/time-entries.routes.ts';
 import { timesheetsRoutes } from './timesheets/timesheets.routes.ts';
@@ -28,4 +30,4 @@ import { teamRoutes } from './team/team.routes.ts';
 import { homeRoutes } from './home/home.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes, automationsRoutes, calendarFeedRoutes];

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { now } from '../db/json.ts';
 import type { DB } from '../db/schema.ts';
-import { zonedDate } from '../domain/zoned-time.ts';
+import { zonedWallClock } from '../domain/zoned-time.ts';
 
 // The one mechanism for daily per-workspace jobs (D22 `appointments_soon`, and any
 // later daily job). A workspace is due for a job when `scheduled_runs` has no row
@@ -28,10 +28,12 @@ export interface DailyLog {
 /**
  * One pass of `job`: runs `work` for each due workspace (at most DAILY_BATCH), each
  * in its own transaction, and returns how many runs it did. A workspace whose run
- * fails is logged and left due; the others still run.
+ * fails is logged and left due; the others still run. `startsAt` (HH:MM) holds a
+ * job until that local time of the day (E24's reminders: 09:00), and it runs at the
+ * first pass after it that day.
  */
-export async function runDaily(db: Kysely<DB>, job: string, nowMs: number, work: DailyWork, log?: DailyLog): Promise<number> {
-  const due = await dueWorkspaces(db, job, nowMs);
+export async function runDaily(db: Kysely<DB>, job: string, nowMs: number, work: DailyWork, log?: DailyLog, startsAt = '00:00'): Promise<number> {
+  const due = await dueWorkspaces(db, job, nowMs, startsAt);
   let runs = 0;
   for (const { workspace, runDate } of due) {
     try {
@@ -61,13 +63,14 @@ export async function runDaily(db: Kysely<DB>, job: string, nowMs: number, work:
  * then one per zone (not per workspace) for its workspaces lacking today's row.
  * Zones are stored as given; null and unknown names count as UTC (zoned-time.ts).
  */
-async function dueWorkspaces(db: Kysely<DB>, job: string, nowMs: number): Promise<{ workspace: DailyWorkspace; runDate: string }[]> {
+async function dueWorkspaces(db: Kysely<DB>, job: string, nowMs: number, startsAt: string): Promise<{ workspace: DailyWorkspace; runDate: string }[]> {
   const zones = await db.selectFrom('workspaces').select('timezone').distinct().execute();
   const due: { workspace: DailyWorkspace; runDate: string }[] = [];
   for (const { timezone } of zones) {
     const left = DAILY_BATCH - due.length;
     if (left <= 0) break;
-    const runDate = zonedDate(nowMs, timezone);
+    const { date: runDate, time } = zonedWallClock(nowMs, timezone);
+    if (time < startsAt) continue; // the zone's day has not reached the job's hour yet
     let qb = db
       .selectFrom('workspaces as w')
       .select(['w.id', 'w.timezone'])

@@ -100,6 +100,43 @@ const PAYMENT_TERMS: Record<string, string> = {
   net_90: 'within 90 days',
 };
 
+/** A quote's customer and the values every quote message shows (locked: a send and an answer do not cross). */
+async function quoteMessage(trx: Kysely<DB>, id: number, w: Workspace) {
+  const row = await quotes.find(trx, w.id, id, { lock: true });
+  if (!row) throw notFound('Quote');
+  const quote = quoteOf(row);
+  const customer = await customerOf(trx, w.id, [quote.contact_id], 'Quote');
+  const currency = workspaceCurrency(w); // F101
+  const values = {
+    ...pricedValues(documentView(quote, currency), currency), // E10, with deposit
+    number: String(quote.number),
+    name: quote.name ?? '',
+    date: formatDate(quote.date ?? today(w)),
+    expire_on: formatDate(quote.expire_on),
+  };
+  return { quote, customer, values };
+}
+
+/** An invoice's customer and the values every invoice message shows. */
+async function invoiceMessage(trx: Kysely<DB>, id: number, w: Workspace) {
+  const row = await invoices.find(trx, w.id, id, { lock: true });
+  if (!row) throw notFound('Invoice');
+  const invoice = invoiceOf(row);
+  const customer = await customerOf(trx, w.id, [invoice.contact_id], 'Invoice'); // D32
+  const currency = workspaceCurrency(w); // F101
+  const values = {
+    ...pricedValues(documentView(invoice, currency), currency), // E10
+    number: String(invoice.number), // E1
+    name: invoice.name ?? String(invoice.id),
+    amount_paid: invoice.amount_paid > 0 ? formatMoney(invoice.amount_paid, currency) : '',
+    balance: formatMoney(invoice.balance, currency),
+    date: formatDate(invoice.date ?? today(w)),
+    due_date: invoice.due_date ? formatDate(invoice.due_date) : (PAYMENT_TERMS[invoice.payment_terms] ?? ''),
+    payment_instructions: invoice.payment_instructions ?? '',
+  };
+  return { invoice, customer, values };
+}
+
 const TARGETS: Record<NotificationType, Target> = {
   quote_to_customer: {
     module: 'quotes',
@@ -107,24 +144,20 @@ const TARGETS: Record<NotificationType, Target> = {
     sms: true,
     hubPath: (id) => `/quotes/${id}`,
     async prepare(trx, auth, id, w) {
-      const row = await quotes.find(trx, w.id, id, { lock: true });
-      if (!row) throw notFound('Quote');
-      const quote = quoteOf(row);
-      const customer = await customerOf(trx, w.id, [quote.contact_id], 'Quote');
+      const { quote, customer, values } = await quoteMessage(trx, id, w);
       if (!KEEPS_QUOTE.includes(quote.status)) await updateQuote(trx, w.id, auth.userId, id, { status: 'awaiting_response' });
-      const currency = workspaceCurrency(w); // F101
-      return {
-        customer,
-        values: {
-          ...pricedValues(documentView(quote, currency), currency), // E10, with deposit
-          number: String(quote.number),
-          name: quote.name ?? '',
-          date: formatDate(quote.date ?? today(w)),
-          expire_on: formatDate(quote.expire_on),
-          message: quote.message ?? '',
-          payment_instructions: quote.payment_instructions ?? '',
-        } satisfies Own<'quote_to_customer'>,
-      };
+      return { customer, values: { ...values, message: quote.message ?? '', payment_instructions: quote.payment_instructions ?? '' } satisfies Own<'quote_to_customer'> };
+    },
+  },
+  // E24: the follow-up moves nothing; the reminder run checked the status under the same lock.
+  quote_follow_up: {
+    module: 'quotes',
+    moduleType: 'quote',
+    sms: true,
+    hubPath: (id) => `/quotes/${id}`,
+    async prepare(trx, _auth, id, w) {
+      const { customer, values } = await quoteMessage(trx, id, w);
+      return { customer, values: { ...values, sent_on: '', days_since_sent: '' } satisfies Own<'quote_follow_up'> };
     },
   },
   invoice_to_customer: {
@@ -133,26 +166,20 @@ const TARGETS: Record<NotificationType, Target> = {
     sms: false,
     hubPath: (id) => `/invoices/${id}`,
     async prepare(trx, _auth, id, w) {
-      const row = await invoices.find(trx, w.id, id, { lock: true });
-      if (!row) throw notFound('Invoice');
-      const invoice = invoiceOf(row);
-      const customer = await customerOf(trx, w.id, [invoice.contact_id], 'Invoice'); // D32
+      const { invoice, customer, values } = await invoiceMessage(trx, id, w);
       if (!KEEPS_INVOICE.includes(invoice.status)) await updateInvoice(trx, w.id, id, { status: 'sent' });
-      const currency = workspaceCurrency(w); // F101
-      return {
-        customer,
-        values: {
-          ...pricedValues(documentView(invoice, currency), currency), // E10
-          number: String(invoice.number), // E1
-          name: invoice.name ?? String(invoice.id),
-          amount_paid: invoice.amount_paid > 0 ? formatMoney(invoice.amount_paid, currency) : '',
-          balance: formatMoney(invoice.balance, currency),
-          date: formatDate(invoice.date ?? today(w)),
-          due_date: invoice.due_date ? formatDate(invoice.due_date) : (PAYMENT_TERMS[invoice.payment_terms] ?? ''),
-          message: invoice.message ?? '',
-          payment_instructions: invoice.payment_instructions ?? '',
-        } satisfies Own<'invoice_to_customer'>,
-      };
+      return { customer, values: { ...values, message: invoice.message ?? '' } satisfies Own<'invoice_to_customer'> };
+    },
+  },
+  // E24: by email only, as the invoice itself (SPEC's channel table).
+  invoice_reminder: {
+    module: 'invoices',
+    moduleType: 'invoice',
+    sms: false,
+    hubPath: (id) => `/invoices/${id}`,
+    async prepare(trx, _auth, id, w) {
+      const { customer, values } = await invoiceMessage(trx, id, w);
+      return { customer, values: { ...values, days_overdue: '' } satisfies Own<'invoice_reminder'> };
     },
   },
   appointment_reminder: {
@@ -226,14 +253,29 @@ function smsAllowed(settings: Settings, type: NotificationType, customer: Custom
 }
 
 export function sendNotification(db: Kysely<DB>, auth: AuthContext, body: NotificationBody, hub: HubLinkConfig): Promise<NotificationQueued> {
-  return transact(db, auth, (trx) => queueNotification(trx, auth, body, hub));
+  return transact(db, auth, async (trx) => {
+    const { message_ids: _, ...queued } = await queueNotification(trx, auth, body, hub);
+    return { ...queued, type: body.type };
+  });
+}
+
+/** One message to queue: a type, its record and (E24) values the caller knows beyond the record's, such as how late an invoice is. */
+export interface Send {
+  type: NotificationType;
+  module_id: number;
+  values?: Record<string, string>;
 }
 
 /**
  * The send inside the caller's transaction: checks, the status move, a fresh
  * hub link for the customer (E7, committed with the message), the queued messages.
  */
-export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: NotificationBody, hub: HubLinkConfig): Promise<NotificationQueued> {
+export async function queueNotification(
+  trx: Kysely<DB>,
+  auth: Actor,
+  body: Send,
+  hub: HubLinkConfig,
+): Promise<Omit<NotificationQueued, 'type'> & { type: NotificationType; message_ids: number[] }> {
   const w = await findWorkspace(trx, auth.workspaceId);
   if (!w) throw notFound('Workspace');
   const target = TARGETS[body.type];
@@ -244,6 +286,7 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
     body.type,
     {
       ...values,
+      ...body.values,
       ...businessValues(w),
       contact_name: `${customer.first_name} ${customer.last_name}`.trim(),
       contact_first_name: customer.first_name,
@@ -254,7 +297,8 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
     logoUrl(hub.publicUrl, w),
   );
   const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
-  await queueMessage(trx, w.id, {
+  const messageIds: number[] = [];
+  messageIds.push(await queueMessage(trx, w.id, {
     ...about,
     channel: 'email',
     recipient: customer.email,
@@ -262,9 +306,9 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
     body_text: message.text,
     body_html: message.html,
     notSent: await emailBlocked(trx, w, settings, body.type),
-  });
+  }));
   if (target.sms && smsAllowed(settings, body.type, customer)) {
-    await queueMessage(trx, w.id, {
+    messageIds.push(await queueMessage(trx, w.id, {
       ...about,
       channel: 'sms',
       recipient: customer.phone ?? '',
@@ -272,7 +316,7 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
       body_text: message.sms,
       body_html: null,
       notSent: customer.phone ? undefined : 'the contact has no phone number',
-    });
+    }));
   }
   return {
     queued: true as const,
@@ -280,5 +324,6 @@ export async function queueNotification(trx: Kysely<DB>, auth: Actor, body: Noti
     module: target.module,
     module_id: body.module_id,
     recipient: { contact_id: customer.id, email: customer.email },
+    message_ids: messageIds,
   };
 }

@@ -7,8 +7,10 @@ import type { DocumentView } from '../../domain/document-view.ts';
 // is the plain text escaped into paragraphs.
 
 // A88: `hub_link_to_customer` emails a contact a fresh link to their hub's home ("Send hub link").
-export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer'] as const;
+export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer', 'quote_follow_up', 'invoice_reminder'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** The types `POST /notifications` sends; E24's follow-ups and reminders go out only by themselves (F272). */
+export const SENDABLE_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer'] as const satisfies readonly NotificationType[];
 
 export const TEMPLATE_PARTS = ['subject', 'text', 'html', 'sms'] as const;
 export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
@@ -43,6 +45,9 @@ export const PLACEHOLDERS = {
   invoice_to_customer: [...COMMON, ...PRICED, 'number', 'name', 'date', 'due_date', 'amount_paid', 'balance', 'message', 'payment_instructions'],
   appointment_reminder: [...COMMON, 'name', 'date', 'time', 'when', 'address'],
   hub_link_to_customer: [...COMMON],
+  // E24: the automatic follow-ups; `days_since_sent` and `days_overdue` say where in the sequence it is.
+  quote_follow_up: [...COMMON, ...PRICED, 'number', 'name', 'date', 'expire_on', 'deposit', 'sent_on', 'days_since_sent'],
+  invoice_reminder: [...COMMON, ...PRICED, 'number', 'name', 'date', 'due_date', 'amount_paid', 'balance', 'payment_instructions', 'days_overdue'],
 } as const satisfies Record<NotificationType, readonly string[]>;
 
 export type Placeholders<T extends NotificationType> = Record<(typeof PLACEHOLDERS)[T][number], string>;
@@ -153,6 +158,54 @@ Thank you,
 {{business_website}}
 Tax no. {{business_tax_number}}`,
     sms: '{{business_name}}: your client hub: {{link}}',
+  },
+  quote_follow_up: {
+    subject: 'Following up: quote #{{number}} from {{business_name}}',
+    text: `Hello {{contact_first_name}},
+
+We sent you quote #{{number}} on {{sent_on}} and wanted to check whether you had any questions.
+
+{{name}}
+Total: {{total}} {{currency}}
+Valid until: {{expire_on}}
+
+View and approve the quote online: {{link}}
+
+Thank you,
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
+    sms: '{{business_name}}: a reminder about quote #{{number}} ({{total}}). {{link}}',
+  },
+  invoice_reminder: {
+    subject: 'Reminder: invoice #{{number}} from {{business_name}}, due {{due_date}}',
+    text: `Hello {{contact_first_name}},
+
+This is a reminder about invoice #{{number}} from {{business_name}}.
+
+Invoice: {{name}}
+Due: {{due_date}}
+Days overdue: {{days_overdue}}
+Total: {{total}} {{currency}}
+Amount paid: {{amount_paid}}
+Balance due: {{balance}} {{currency}}
+
+{{payment_instructions}}
+
+View and pay the invoice online: {{link}}
+
+If you have already paid, thank you, and please ignore this reminder.
+
+{{business_name}}
+{{business_address}}
+{{business_phone}}
+{{business_email}}
+{{business_website}}
+Tax no. {{business_tax_number}}`,
+    sms: '{{business_name}}: a reminder that invoice #{{number}} ({{balance}}) is due {{due_date}}. {{link}}',
   },
 };
 

@@ -6,6 +6,7 @@ import { currencyForCountry } from '../../domain/format.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
 import { insertUser } from '../users/users.repo.ts';
+import { parseAutomationSetting } from '../automations/automations.rules.ts';
 import { findWorkspace, insertWorkspace, slugTaken, updateWorkspace, type WorkspaceRow } from './workspace.repo.ts';
 
 export { findWorkspace, type WorkspaceRow };
@@ -247,5 +248,6 @@ export function parseSetting(key: string, raw: string): string | number | boolea
     checkTemplate(key, raw);
     return raw;
   }
+  if (key.startsWith('automations.')) return parseAutomationSetting(key, raw); // E24
   throw new Error(`unknown setting "${key}"`);
 }

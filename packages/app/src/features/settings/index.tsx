@@ -5,6 +5,7 @@ import { NavLink, Outlet, Route, Routes } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { Page } from '../../components/page.tsx';
 import { isAdmin, useMe } from '../../lib/session.ts';
+import AutomationsPage from './automations-page.tsx';
 import CompanyPage from './company-page.tsx';
 import KeysPage from './keys-page.tsx';
 import MessagesPage from './messages-page.tsx';
@@ -22,6 +23,7 @@ const AREAS = [
   { to: 'keys', label: 'API keys', about: 'Keys for integrations: create, see when they were last used, revoke.' },
   { to: 'webhooks', label: 'Webhooks', about: 'Where events are sent, and the log of their deliveries.' },
   { to: 'notifications', label: 'Notifications', about: 'Which customer emails and SMS are sent, and what they say.' },
+  { to: 'automations', label: 'Automations', about: 'Quote follow-ups, invoice reminders and visit reminders that go out by themselves.' },
   { to: 'price-book', label: 'Price book', about: 'The services and products quotes and invoices pick from.' },
   { to: 'quote-templates', label: 'Quote templates', about: 'The line items, pricing and message a new quote can start from.' },
   { to: 'custom-fields', label: 'Custom fields', about: 'Extra fields on clients, requests, quotes, jobs and invoices.' },
@@ -82,6 +84,7 @@ export default function SettingsRoutes() {
         <Route path="keys" element={<KeysPage />} />
         <Route path="webhooks" element={<WebhooksPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="automations" element={<AutomationsPage />} />
         <Route path="messages" element={<MessagesPage />} />
         <Route path="tax-rates" element={<TaxRatesPage />} />
         <Route path="price-book" element={<PriceBookPage />} />

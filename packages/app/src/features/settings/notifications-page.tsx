@@ -17,6 +17,8 @@ const LABELS: Record<NotificationType, string> = {
   invoice_to_customer: 'Invoice sent to a client',
   appointment_reminder: 'Appointment reminder',
   hub_link_to_customer: 'Hub link sent to a client',
+  quote_follow_up: 'Quote follow-up (automatic)',
+  invoice_reminder: 'Invoice reminder (automatic)',
 };
 const SETTINGS = ['notification-settings'] as const;
 
