@@ -197,6 +197,6 @@ describe('the daily document run (E5)', () => {
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /workspace 2000000000 not found/);
     const today = await run([]); // today: nothing above is due before 2030
-    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [] });
   });
 });
