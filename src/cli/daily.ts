@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dayMs, zonedDate } from '../domain/zoned-time.ts';
 import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
+import { RECURRING_DAILY_JOB, runRecurringDay } from '../modules/jobs/recurring-daily.ts';
 import { loadConfig } from '../config.ts';
 import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 
@@ -24,7 +25,7 @@ function parseDate(value: string): string {
  */
 export function dailyCommand(): Command {
   return new Command('daily')
-    .description("run a workspace's daily document run now: overdue invoices, expired quotes, scheduled invoices sent")
+    .description("run a workspace's daily run now: recurring jobs' visits made through the horizon, overdue invoices, expired quotes, scheduled invoices sent")
     .addOption(workspaceOption())
     .addOption(new Option('--date <YYYY-MM-DD>', "the day (default: today in the workspace's time zone)").argParser(parseDate))
     .addOption(jsonOption())
@@ -32,15 +33,24 @@ export function dailyCommand(): Command {
       const result = await withDatabase(async (db) => {
         const w = await requireWorkspace(db, opts.workspace);
         const date = opts.date ?? zonedDate(Date.now(), w.timezone);
+        const config = loadConfig();
         return db.transaction().execute(async (trx) => {
+          // E20 first, as the worker runs them: the series made through the horizon.
+          await claimRun(trx, w.id, date, RECURRING_DAILY_JOB);
+          const { visits_created } = await runRecurringDay(trx, { id: w.id, timezone: w.timezone }, date, config.recurringHorizonDays);
           await claimRun(trx, w.id, date);
-          return runDocumentsDay(trx, w.id, date, loadConfig());
+          return { ...(await runDocumentsDay(trx, w.id, date, config)), visits_created };
         });
       });
       const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;
       print(opts, {
         json: { ...result },
-        text: [line('Overdue invoices', result.overdue_invoices), line('Expired quotes', result.expired_quotes), line('Sent invoices', result.sent_invoices)].join('\n'),
+        text: [
+          line('Overdue invoices', result.overdue_invoices),
+          line('Expired quotes', result.expired_quotes),
+          line('Sent invoices', result.sent_invoices),
+          `Visits created: ${result.visits_created}`,
+        ].join('\n'),
       });
     });
 }
