@@ -28,6 +28,7 @@ export interface Config {
   hubRateLimit: RateLimit; // hub requests per token and per client address (E8a)
   sessionIdle: number; // ms without a request after which a session ends (A1)
   sessionTtl: number; // ms after sign-in at which a session ends, however busy (A1)
+  recurringHorizonDays: number; // E20: a recurring job's visits exist through today plus this many days
 }
 
 export interface RateLimit {
@@ -60,6 +61,14 @@ function parseBool(text: string | undefined, fallback: boolean, name: string): b
   if (/^(true|1|yes)$/i.test(text)) return true;
   if (/^(false|0|no)$/i.test(text)) return false;
   throw new Error(`${name}: "${text}" is not true or false`);
+}
+
+/** A whole number of days, 1 to 3660 (ten years): more would make series too large to answer in one request. */
+function parseDays(text: string, name: string): number {
+  const t = text.trim();
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || n < 1 || n > 3660) throw new Error(`${name}: "${text}" is not a whole number of days from 1 to 3660`);
+  return n;
 }
 
 function parsePort(text: string, name: string): number {
@@ -116,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hubRateLimit: parseRateLimit(env.HUB_RATE_LIMIT ?? '60/1m', 'HUB_RATE_LIMIT'),
     sessionIdle: parseDuration(env.SESSION_IDLE ?? '7d', 'SESSION_IDLE'),
     sessionTtl: parseDuration(env.SESSION_TTL ?? '30d', 'SESSION_TTL'),
+    recurringHorizonDays: parseDays(env.RECURRING_HORIZON_DAYS ?? '365', 'RECURRING_HORIZON_DAYS'),
   };
 }

@@ -245,6 +245,12 @@ export interface JobsTable extends Pricing {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** 0024, E20: the rule as JSON (`StoredSchedule`), null without one. */
+  schedule: Json | null;
+  /** 0024, E20: the last date the series' visits were made through (null without a series). */
+  generated_through: string | null;
+  /** 0024, E22: `manual`, `per_visit` or `monthly`. */
+  invoicing: Generated<string>;
 }
 
 export interface InvoicesTable extends Pricing {
@@ -382,6 +388,10 @@ export interface EventsTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** 0024, E20: the rule's date this visit stands for; null on events no rule made. */
+  occurrence_date: Generated<string | null>;
+  /** 0024, E21: changed by hand, so no rule change moves or deletes it. */
+  detached: Generated<number>;
 }
 
 /** E7: a customer hub link; only the SHA-256 of its token is kept. */

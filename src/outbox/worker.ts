@@ -33,7 +33,7 @@ export interface WorkerOptions {
   /** Read at every attempt: main.ts fills in publicUrl once the port is known. */
   config: Pick<
     Config,
-    'publicUrl' | 'hubLinkTtl' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
+    'publicUrl' | 'hubLinkTtl' | 'recurringHorizonDays' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
   >;
   log?: WorkerLog;
   /** Deliveries and messages in flight at once. */

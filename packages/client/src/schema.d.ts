@@ -679,6 +679,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a recurring job's rule: its first dates and description
+         * @description Scope: `jobs:read`.
+         */
+        post: operations["createJobsSchedulePreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -2427,6 +2447,8 @@ export interface components {
             type: string;
             status: string;
             assignee_ids: string[];
+            occurrence_date: string | null;
+            detached: boolean;
             created_at: string;
             updated_at: string;
             customer_confirmed_at: string | null;
@@ -2642,6 +2664,19 @@ export interface components {
             total?: number;
             status: string;
             custom_fields: unknown;
+            schedule: {
+                rrule: string;
+                starts_on: string;
+                start_time: string | null;
+                end_time: string | null;
+                all_day: boolean;
+                assignee_ids: string[];
+                skipped_dates: string[];
+                description: string;
+                next_visit_on: string | null;
+                generated_through: string;
+            } | null;
+            invoicing: string;
             created_at: string;
             updated_at: string;
             contact: {
@@ -3005,6 +3040,8 @@ export interface components {
             type: string;
             status: string;
             assignee_ids: string[];
+            occurrence_date: string | null;
+            detached: boolean;
             created_at: string;
             updated_at: string;
         };
@@ -3038,6 +3075,18 @@ export interface components {
             type: string;
             contact_id: number | null;
             total?: number;
+            schedule: {
+                rrule: string;
+                starts_on: string;
+                start_time: string | null;
+                end_time: string | null;
+                all_day: boolean;
+                assignee_ids: string[];
+                skipped_dates: string[];
+                description: string;
+                next_visit_on: string | null;
+                generated_through: string;
+            } | null;
             created_at: string;
         };
         InvoiceListItem: {
@@ -3397,6 +3446,17 @@ export interface components {
             status: "draft" | "awaiting_response" | "accepted" | "declined" | "expired" | "archived" | "awaiting_deposit";
             comment?: string | null;
         };
+        CreateJobsSchedulePreviewBody: {
+            /** @description An RFC 5545 RRULE value without DTSTART, e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=TU */
+            rrule: string;
+            /** Format: date */
+            starts_on: string;
+            count?: number;
+        };
+        CreateJobsSchedulePreviewResult: {
+            dates: string[];
+            description: string;
+        };
         CreateJobBody: {
             name?: string | null;
             contact_id?: number | null;
@@ -3423,6 +3483,21 @@ export interface components {
             /** @enum {unknown} */
             status?: "draft" | "scheduled" | "in_progress" | "completed" | "cancelled";
             custom_fields?: unknown;
+            schedule?: {
+                /** @description An RFC 5545 RRULE value without DTSTART, e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=TU */
+                rrule: string;
+                /** Format: date */
+                starts_on: string;
+                start_time?: string | null;
+                end_time?: string | null;
+                all_day?: boolean;
+                assignee_ids?: string[];
+                /** Format: date */
+                effective_from?: string;
+                skipped_dates?: string[];
+            } | null;
+            /** @enum {unknown} */
+            invoicing?: "manual" | "per_visit" | "monthly";
             line_items?: {
                 /** Format: uuid */
                 id?: string;
@@ -3492,6 +3567,19 @@ export interface components {
             total: number;
             status: string;
             custom_fields: unknown;
+            schedule: {
+                rrule: string;
+                starts_on: string;
+                start_time: string | null;
+                end_time: string | null;
+                all_day: boolean;
+                assignee_ids: string[];
+                skipped_dates: string[];
+                description: string;
+                next_visit_on: string | null;
+                generated_through: string;
+            } | null;
+            invoicing: string;
             created_at: string;
             updated_at: string;
             contact: {
@@ -6547,6 +6635,46 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createJobsSchedulePreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJobsSchedulePreviewBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateJobsSchedulePreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listJobs: {
         parameters: {
             query?: {
@@ -6640,6 +6768,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Job"];
+                        meta: {
+                            visits_created: number;
+                            visits_deleted: number;
+                        };
                     };
                 };
             };
@@ -6716,6 +6848,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Job"];
+                        meta: {
+                            visits_created: number;
+                            visits_deleted: number;
+                        };
                     };
                 };
             };

@@ -8,7 +8,7 @@ import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json
 import { documentRefJson } from '../../db/related.ts';
 import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
 
-export const eventCodec = tableCodec<Event>()('events', { bool: ['all_day', 'multi_day'] });
+export const eventCodec = tableCodec<Event>()('events', { bool: ['all_day', 'multi_day', 'detached'] });
 
 const listSpec: ListSpec = {
   id: 'id',
@@ -32,6 +32,8 @@ const COLUMNS = [
   'type',
   'status',
   'customer_confirmed_at',
+  'occurrence_date',
+  'detached',
   'created_at',
   'updated_at',
 ] as const;
@@ -193,4 +195,10 @@ export async function deleteEvent(db: Kysely<DB>, workspaceId: number, id: numbe
   const gone = Number(r.numDeletedRows) > 0;
   if (gone) await recordDeletions(db, workspaceId, 'events', [id]); // E13, in the delete's transaction
   return gone;
+}
+
+/** E21: the job and rule date of a generated visit (null for an event no rule made, or whose job is gone). */
+export async function occurrenceOf(db: Kysely<DB>, workspaceId: number, id: number): Promise<{ job_id: number; occurrence_date: string } | null> {
+  const row = await db.selectFrom('events').select(['job_id', 'occurrence_date']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  return row?.job_id && row.occurrence_date ? { job_id: row.job_id, occurrence_date: row.occurrence_date } : null;
 }

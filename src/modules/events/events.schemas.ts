@@ -48,6 +48,10 @@ export const Event = Type.Object({
   type: Type.String(),
   status: Type.String(),
   assignee_ids: Type.Array(Type.String()),
+  /** E20: the rule's date a recurring job's visit stands for, kept when it moves; null on events no rule made. */
+  occurrence_date: Nullable(Type.String()),
+  /** E21: a visit changed by hand (date, times, assignees): no rule change moves or deletes it. */
+  detached: Type.Boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -11,7 +11,8 @@ import type { CrudService } from '../../http/crud.ts';
 import { actsAsMember, forbidden } from '../../http/roles.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { deleteEvent, eventCodec, findEventDetail, insertEvent, listEvents, setAssignees, updateEvent } from './events.repo.ts';
+import { deleteEvent, eventCodec, findEventDetail, insertEvent, listEvents, occurrenceOf, setAssignees, updateEvent } from './events.repo.ts';
+import { skipOccurrence } from '../jobs/jobs.service.ts';
 import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 
 export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
@@ -38,6 +39,15 @@ async function validate(db: Kysely<DB>, workspaceId: number, merged: Parameters<
 
 /** UUIDs compare in lower case (ours are generated so); duplicates collapse. */
 const normalizeAssignees = (ids: string[] | undefined) => (ids ? [...new Set(ids.map((u) => u.toLowerCase()))] : undefined);
+
+/** E21: whether an update changes a visit's date, times or assignees (what detaches it from its series). */
+function changesVisit(existing: EventDetail, fields: Omit<EventUpdate, 'assignee_ids'>, assignees: string[] | undefined): boolean {
+  const keys = ['start_date', 'end_date', 'start_time', 'end_time', 'all_day'] as const;
+  if (keys.some((k) => fields[k] !== undefined && fields[k] !== existing[k])) return true;
+  if (!assignees) return false;
+  const now = [...assignees].sort().join();
+  return now !== [...existing.assignee_ids].map((u) => u.toLowerCase()).sort().join();
+}
 
 /** A14: a member's session changes only the status of a visit assigned to it. */
 function requireMemberStatusChange(auth: AuthContext, event: EventDetail, fields: string[]): void {
@@ -77,7 +87,9 @@ export function eventsService({ db }: AppContext): EventsService {
         const assignees = normalizeAssignees(assignee_ids);
         // The rules hold for the record as it will be, not only for the fields sent.
         await validate(trx, auth.workspaceId, { ...existing, ...fields }, body);
-        await updateEvent(trx, auth.workspaceId, id, { ...eventCodec.encode(fields), updated_at: now() });
+        // E21: a generated visit moved or reassigned by hand leaves its series' control.
+        const detached = existing.occurrence_date !== null && !existing.detached && changesVisit(existing, fields, assignees) ? { detached: 1 } : {};
+        await updateEvent(trx, auth.workspaceId, id, { ...eventCodec.encode(fields), ...detached, updated_at: now() });
         if (assignees) await setAssignees(trx, auth.workspaceId, id, assignees);
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14
@@ -99,8 +111,10 @@ export function eventsService({ db }: AppContext): EventsService {
       }
       // D12: permanent, with its upload links and comments; the assignees go by cascade.
       await deleteWithAttachments(db, auth, 'event', id, 'Event', async (trx) => {
+        const occurrence = await occurrenceOf(trx, auth.workspaceId, id);
         const gone = await deleteEvent(trx, auth.workspaceId, id);
         if (gone) await emit(trx, auth.workspaceId, 'event_deleted', 'events', { id }); // E14
+        if (gone && occurrence) await skipOccurrence(trx, auth.workspaceId, occurrence.job_id, occurrence.occurrence_date); // E21
         return gone;
       });
     },

@@ -1,11 +1,11 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { type ListSpec, listOf, type PageResult, sortByName } from '../../db/list-query.ts';
 import { shapedQuery } from '../../db/shaped.ts';
-import { dialectOf, parseJson } from '../../db/json-helpers.ts';
+import { type Dialect, dialectOf, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
 import {
   type ContactRef,
   contactRefJson,
@@ -19,14 +19,49 @@ import {
 } from '../../db/related.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
-import type { Job, JobCreate, JobDetail, JobQuery, JobUpdate } from './jobs.schemas.ts';
+import type { Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate, StoredSchedule } from './jobs.schemas.ts';
+import { nextVisitFrom, presentSchedule, storedSchedule } from './recurring.ts';
+import { CLOSED_VISIT } from './recurring.repo.ts';
 
-export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'], omit: ['created_by'] });
+// `schedule` is stored as the rule (StoredSchedule) and answered with what E20 adds to it: read by jobOf.
+export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'], omit: ['created_by', 'schedule', 'generated_through'] });
 export const jobs = tenantRows('jobs');
 
-/** The API record of a row. */
-export function jobOf(row: Selectable<JobsTable>, extra?: ReadonlySet<string>): Job {
-  return jobCodec.decode(row, extra);
+/** The API record of a row; `nextVisitOn` for its schedule (E20). */
+export function jobOf(row: Selectable<JobsTable>, extra?: ReadonlySet<string>, nextVisitOn: string | null = null): Job {
+  return Object.assign(jobCodec.decode(row, extra), { schedule: presentSchedule(storedSchedule(row.schedule), row.generated_through, nextVisitOn) });
+}
+
+/** The UTC date before today: no workspace's today is earlier, so its next visits are among the dates from here on. */
+const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * E20 `next_visit_on` in the job's own statement: its first three visit dates from
+ * yesterday in UTC on that are still to be done, and the workspace's timezone; the
+ * answer picks the first on or after the workspace's today (nextVisitFrom).
+ */
+const nextVisitsJson = (eb: ExpressionBuilder<DB, 'jobs'>, d: Dialect, since: string) =>
+  jsonArrayFrom(
+    d,
+    eb
+      .selectFrom('events as v')
+      .select('v.start_date')
+      .whereRef('v.workspace_id', '=', 'jobs.workspace_id')
+      .whereRef('v.job_id', '=', 'jobs.id')
+      .where('v.occurrence_date', 'is not', null)
+      .where('v.status', 'not in', CLOSED_VISIT)
+      .where('v.start_date', '>=', since)
+      .groupBy('v.start_date')
+      .orderBy('v.start_date')
+      .limit(3),
+  );
+const zoneOfJob = (eb: ExpressionBuilder<DB, 'jobs'>) => eb.selectFrom('workspaces as w').select('w.timezone').whereRef('w.id', '=', 'jobs.workspace_id');
+const NEXT_VISITS = ['next_visits', 'zone'] as const;
+
+/** A row read with NEXT_VISITS: the job with its schedule's next visit. */
+function jobWithNextVisit<R extends Selectable<JobsTable> & { next_visits: JsonText<{ start_date: string }[]> | null; zone: string | null }>(row: R, extra: ReadonlySet<string>): Job {
+  const next = row.schedule === null ? null : nextVisitFrom((parseJson(row.next_visits) ?? []).map((v) => v.start_date), row.zone);
+  return jobOf(row, extra, next);
 }
 
 const listSpec: ListSpec = {
@@ -35,10 +70,12 @@ const listSpec: ListSpec = {
   search: ['name', sql`cast(number as text)`],
 };
 
-const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; quote_id?: number; status?: string[] }) => {
+const list = listOf(listSpec, (db, f: { ws: number; since: string; contact_id?: number; quote_id?: number; status?: string[] }) => {
+  const d = dialectOf(db);
   let qb = db
     .selectFrom('jobs')
-    .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'created_at'])
+    .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'schedule', 'generated_through', 'created_at'])
+    .select((eb) => [nextVisitsJson(eb, d, f.since).as('next_visits'), zoneOfJob(eb).as('zone')])
     .where('workspace_id', '=', f.ws);
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
@@ -46,8 +83,15 @@ const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; quote_i
   return qb;
 });
 
-export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
-  return list(db, { ws: workspaceId, contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined }, q);
+export async function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery): Promise<PageResult<JobListItem>> {
+  const page = await list(db, { ws: workspaceId, since: utcYesterday(), contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined }, q);
+  return {
+    rows: page.rows.map(({ schedule, generated_through, next_visits, zone, ...item }) => {
+      const next = schedule === null ? null : nextVisitFrom((parseJson(next_visits) ?? []).map((v) => v.start_date), zone);
+      return { ...item, schedule: presentSchedule(storedSchedule(schedule), generated_through, next) };
+    }),
+    pagination: page.pagination,
+  };
 }
 
 /** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */
@@ -72,6 +116,17 @@ export interface JobRefs {
 
 /** "Get job: expanded with related data" in one statement (related records as JSON subqueries); `lock` holds the row until commit. */
 export async function findJobDetail(db: Kysely<DB>, workspaceId: number, id: number, { lock = false } = {}): Promise<JobDetail | undefined> {
+  return (await readJobDetail(db, workspaceId, id, lock))?.detail;
+}
+
+/** The job's detail with its rule as stored (E20), the row locked until commit: what an update starts from. */
+export type JobStored = JobDetail & { stored: StoredSchedule | null };
+export async function findJobStored(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobStored | undefined> {
+  const read = await readJobDetail(db, workspaceId, id, true);
+  return read && Object.assign(read.detail, { stored: storedSchedule(read.schedule) });
+}
+
+async function readJobDetail(db: Kysely<DB>, workspaceId: number, id: number, lock: boolean): Promise<{ detail: JobDetail; schedule: string | null } | undefined> {
   const d = dialectOf(db);
   const qb = db
     .selectFrom('jobs')
@@ -82,20 +137,23 @@ export async function findJobDetail(db: Kysely<DB>, workspaceId: number, id: num
       documentRefJson(eb, d, 'jobs.request_id').as('request'),
       documentRefJson(eb, d, 'jobs.quote_id').as('quote'),
       userRefJson(eb, d, 'jobs.salesperson_id').as('salesperson'),
+      nextVisitsJson(eb, d, utcYesterday()).as('next_visits'),
+      zoneOfJob(eb).as('zone'),
     ])
     .where('jobs.workspace_id', '=', workspaceId)
     .where('jobs.id', '=', id);
   const row = await (lock ? locked(db, qb) : qb).executeTakeFirst();
   if (!row) return undefined;
-  return Object.assign(jobOf(row, DETAIL_COLUMNS), {
+  const detail = Object.assign(jobWithNextVisit(row, DETAIL_COLUMNS), {
     contact: parseJson(row.contact),
     property: parseJson(row.property),
     request: parseJson(row.request),
     quote: parseJson(row.quote),
     salesperson: parseJson(row.salesperson),
   });
+  return { detail, schedule: row.schedule };
 }
-const DETAIL_COLUMNS = new Set(['contact', 'property', 'request', 'quote', 'salesperson']);
+const DETAIL_COLUMNS = new Set(['contact', 'property', 'request', 'quote', 'salesperson', ...NEXT_VISITS]);
 
 interface JobInputValues {
   ws: number;

@@ -4,9 +4,71 @@ import { Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
 import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
-import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
+import { AnyJson, CsvOf, Id, Nullable, Str, Text, TimeString, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 export const JOB_TYPES = ['one-off', 'recurring'] as const;
+/** E22: how a job's work is billed; the last two need a recurring job. */
+export const INVOICING = ['manual', 'per_visit', 'monthly'] as const;
+/** E21: at most this many skipped dates are kept per series. */
+export const MAX_SKIPPED_DATES = 1000;
+const Rrule = Type.String({ minLength: 1, maxLength: 500, description: 'An RFC 5545 RRULE value without DTSTART, e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=TU' });
+
+/** E20: a recurring job's rule and what its visits look like; E21: `effective_from` and `skipped_dates` on update. */
+export const ScheduleInput = Type.Object({
+  rrule: Rrule,
+  starts_on: CalendarDate,
+  start_time: Type.Optional(Nullable(TimeString)),
+  end_time: Type.Optional(Nullable(TimeString)),
+  all_day: Type.Optional(Type.Boolean()),
+  assignee_ids: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
+  /** E21: the date the new rule replaces the old one from (default: today in the workspace's timezone). */
+  effective_from: Type.Optional(CalendarDate),
+  /** E21: the occurrences not to make (`[]` clears them); kept as they are when absent. */
+  skipped_dates: Type.Optional(Type.Array(CalendarDate, { maxItems: MAX_SKIPPED_DATES })),
+});
+export type ScheduleInput = Static<typeof ScheduleInput>;
+
+/** What `jobs.schedule` holds. */
+export interface StoredSchedule {
+  rrule: string;
+  starts_on: string;
+  start_time: string | null;
+  end_time: string | null;
+  all_day: boolean;
+  assignee_ids: string[];
+  skipped_dates: string[];
+}
+
+export const Schedule = Type.Object({
+  rrule: Type.String(),
+  starts_on: Type.String(),
+  start_time: Nullable(Type.String()),
+  end_time: Nullable(Type.String()),
+  all_day: Type.Boolean(),
+  assignee_ids: Type.Array(Type.String()),
+  skipped_dates: Type.Array(Type.String()),
+  /** The rule in English, e.g. "Every 2 weeks on Tuesday". */
+  description: Type.String(),
+  /** The first visit on or after today that is not completed, cancelled or missed. */
+  next_visit_on: Nullable(Type.String()),
+  /** The last date visits have been made through. */
+  generated_through: Type.String(),
+});
+export type Schedule = Static<typeof Schedule>;
+
+/** E20: `POST /jobs/schedule-preview`. */
+export const SchedulePreviewBody = Type.Object({
+  rrule: Rrule,
+  starts_on: CalendarDate,
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+});
+export type SchedulePreviewBody = Static<typeof SchedulePreviewBody>;
+export const SchedulePreview = Type.Object({ dates: Type.Array(Type.String()), description: Type.String() });
+export type SchedulePreview = Static<typeof SchedulePreview>;
+
+/** E21: what a job's create or update did to its visits. */
+export const JobWriteMeta = Type.Object({ visits_created: Type.Integer(), visits_deleted: Type.Integer() });
+export type JobWriteMeta = Static<typeof JobWriteMeta>;
 export const MAX_EXPENSES = 200;
 const Status = Type.Enum([...JOB_STATUSES]);
 
@@ -44,6 +106,8 @@ const fields = {
   expenses: Type.Optional(Type.Array(ExpenseInput, { maxItems: MAX_EXPENSES })),
   status: Type.Optional(Status),
   custom_fields: Type.Optional(AnyJson),
+  schedule: Type.Optional(Nullable(ScheduleInput)),
+  invoicing: Type.Optional(Type.Enum([...INVOICING])),
   ...pricingInput,
 };
 export const JobCreate = Type.Object(fields);
@@ -67,6 +131,8 @@ export const Job = Type.Object({
   ...pricingOutput,
   status: Type.String(),
   custom_fields: AnyJson,
+  schedule: Nullable(Schedule),
+  invoicing: Type.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -92,6 +158,7 @@ export const JobListItem = Type.Object({
   type: Type.String(),
   contact_id: Nullable(Id),
   total: Type.Number(),
+  schedule: Nullable(Schedule),
   created_at: Timestamp,
 });
 export type JobListItem = Static<typeof JobListItem>;

@@ -168,7 +168,8 @@ describe('jobs', () => {
 
     test('items carry exactly the SPEC fields; filters contact_id, quote_id, comma-separated status', async () => {
       const res = await mine.get('/api/v1/jobs');
-      assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['contact_id', 'created_at', 'id', 'name', 'number', 'status', 'total', 'type']);
+      // E20: list items carry the schedule too.
+      assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['contact_id', 'created_at', 'id', 'name', 'number', 'schedule', 'status', 'total', 'type']);
       const get = async (q: string) => (await mine.get(`/api/v1/jobs?${q}`)).body.data.map((x: Row) => x.id);
       assert.deepEqual(await get(''), [...ids].reverse());
       assert.deepEqual(await get(`contact_id=${contact}`), [ids[2], ids[0]]);

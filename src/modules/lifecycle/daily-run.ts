@@ -99,10 +99,10 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
 }
 
 /** Claims the run of `job` for the workspace and date in `scheduled_runs`: false when it already ran (or runs). */
-export async function claimRun(trx: Kysely<DB>, workspaceId: number, date: string): Promise<boolean> {
+export async function claimRun(trx: Kysely<DB>, workspaceId: number, date: string, job = DOCUMENTS_DAILY_JOB): Promise<boolean> {
   const claimed = await trx
     .insertInto('scheduled_runs')
-    .values({ workspace_id: workspaceId, job: DOCUMENTS_DAILY_JOB, run_date: date, created_at: now() })
+    .values({ workspace_id: workspaceId, job, run_date: date, created_at: now() })
     .onConflict((oc) => oc.columns(['workspace_id', 'job', 'run_date']).doNothing())
     .returning('workspace_id')
     .executeTakeFirst();
