@@ -118,10 +118,12 @@ export function scheduleBody(s: ScheduleValues): ScheduleBody | null {
   };
 }
 
+const samePart = (a: Record<string, string>, b: Record<string, string>) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
 /** Whether a body's schedule is the one stored: an unchanged schedule is not sent again, so saving a job's title leaves its visits alone (A142). */
 export function sameSchedule(body: ScheduleBody, stored: StoredSchedule): boolean {
   return (
-    ruleText(ruleParts(body.rrule)) === ruleText(ruleParts(stored.rrule)) &&
+    samePart(ruleParts(body.rrule), ruleParts(stored.rrule)) &&
     body.starts_on === stored.starts_on &&
     body.all_day === stored.all_day &&
     (body.all_day || (body.start_time === stored.start_time && body.end_time === stored.end_time)) &&
