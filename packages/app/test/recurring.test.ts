@@ -155,6 +155,7 @@ describe('recurring work (browser)', { skip: skipBrowser }, () => {
     // The calendar names a visit of a series with "Repeats".
     const tile = page.getByRole('button', { name: /Fortnightly clean.*Repeats/ });
     await tile.waitFor();
+    await shot(page, 'recurring-schedule-1280');
     await tile.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Fortnightly clean' }).getByRole('button', { name: 'Edit' }).click();
@@ -184,6 +185,7 @@ describe('recurring work (browser)', { skip: skipBrowser }, () => {
     await tile.waitFor();
     await dragTo(page, tile, thursday, '10:00:00');
     const question = page.getByRole('dialog', { name: 'Change a repeating visit' });
+    await shot(page, 'recurring-question-1280');
     await question.getByRole('button', { name: 'This and following visits' }).click();
     await question.waitFor({ state: 'detached' });
     await waitFor('the series on Thursdays', async () => /BYDAY=TH/.test((await job()).schedule?.rrule ?? ''));
