@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { backend, buildTestApp, keyFor, seedWorkspace, type TestApp, withinOneWindow } from './helpers.ts';
+import { addDays } from '../src/domain/recurrence.ts';
+import { zonedDate } from '../src/domain/zoned-time.ts';
+import { backend, buildTestApp, keyFor, outboxEvents, seedWorkspace, spawnCli, type TestApp, withinOneWindow } from './helpers.ts';
 import { killAll, type Proc, type ServerProc, startServer, startWorker } from './processes.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
@@ -11,7 +13,8 @@ import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
 // gap-free and unique across processes; every webhook and email goes out at least
 // once and, while the workers run normally, once; SIGTERM of a worker hands its
 // leases back; SIGKILL leaves them to run out and another worker finishes; the
-// per-key rate limit holds across both APIs (Redis).
+// per-key rate limit holds across both APIs (Redis). E20: the daily run of every
+// worker at once makes each recurring job's visit once.
 
 const skip = backend !== 'postgres' ? 'PostgreSQL only: SQLite serves one process (docs/scaling.md)' : !process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL not set' : false;
 const RATE = 60;
@@ -83,6 +86,40 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
     for (const r of made) assert.equal(r.status, 201, JSON.stringify(r.body));
     return made.map((r) => r.body.data as { id: number });
   }
+
+  test('E20: the daily run in every worker at once (and the CLI beside them) makes each visit exactly once', async () => {
+    const ws = await seedWorkspace(t.db);
+    const today = zonedDate(Date.now(), null);
+    const schedule = { rrule: 'FREQ=DAILY', starts_on: today, start_time: '08:00', end_time: '09:00' };
+    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i, ws.token, 'POST', '/api/v1/jobs', { name: `Route ${i}`, type: 'recurring', schedule })));
+    for (const j of jobs) assert.equal(j.status, 201, JSON.stringify(j.body));
+    // As if the series had last been extended 30 days ago: 600 visits to make.
+    const through = addDays(today, 365 - 30);
+    await t.db.updateTable('jobs').set({ generated_through: through }).where('workspace_id', '=', ws.workspace.id).execute();
+    await t.db.deleteFrom('events').where('workspace_id', '=', ws.workspace.id).where('occurrence_date', '>', through).execute();
+    const outboxBefore = (await outboxEvents(t.db, ws.workspace.id)).length;
+    const visits = () => t.db.selectFrom('events').select(['id', 'job_id', 'occurrence_date']).where('workspace_id', '=', ws.workspace.id).execute();
+    assert.equal((await visits()).length, 20 * 336);
+
+    // Three workers started together run their first daily pass at once; the CLI runs the same day beside them.
+    const mine = await Promise.all([startWorker(workerEnv), startWorker(workerEnv), startWorker(workerEnv)]);
+    try {
+      const cli = spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--json']);
+      await waitFor('every series extended', async () => (await visits()).length >= 20 * 366, 60_000);
+      const ran = await cli;
+      assert.equal(ran.code, 0, ran.stderr);
+      const made = await visits();
+      assert.equal(made.length, 20 * 366);
+      assert.equal(new Set(made.map((v) => `${v.job_id}/${v.occurrence_date}`)).size, made.length, 'one visit per job and date');
+      const fired = (await outboxEvents(t.db, ws.workspace.id)).slice(outboxBefore).filter((e) => e.event === 'new_event');
+      assert.equal(fired.length, 600, 'new_event once per visit made');
+      assert.equal(new Set(fired.map((e) => e.data.id)).size, 600);
+      const runs = await t.db.selectFrom('scheduled_runs').select('run_date').where('workspace_id', '=', ws.workspace.id).where('job', '=', 'recurring_visits').execute();
+      assert.deepEqual(runs.map((r) => r.run_date), [today]);
+    } finally {
+      await killAll(mine);
+    }
+  });
 
   test('running normally: numbers gap-free and unique across both APIs; every webhook and email once', async () => {
     const workers = await Promise.all([startWorker(workerEnv), startWorker(workerEnv)]);

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
+import { addDays } from '../src/domain/recurrence.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
 import { BULK_ROWS } from '../src/db/database.ts';
 import { buildTestApp, type Client, client, copyRows, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
@@ -189,7 +190,7 @@ describe('the daily document run (E5)', () => {
     assert.deepEqual(first.expired_quotes, [ids.quotePast]);
     assert.deepEqual(first.sent_invoices, [ids.scheduledToday, ids.scheduledPast]);
     assert.equal(first.overdue_invoices.length, 3);
-    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [], visits_created: 0 });
     const bad = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-02-30', '--json']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /YYYY-MM-DD/);
@@ -197,6 +198,29 @@ describe('the daily document run (E5)', () => {
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /workspace 2000000000 not found/);
     const today = await run([]); // today: nothing above is due before 2030
-    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [] });
+    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [], visits_created: 0 });
+  });
+
+  test('fieldwork daily --json reports the visits it made for recurring jobs (E20); twice makes none', async () => {
+    const ws = await seedWorkspace(t.db);
+    const api = client(t.app, ws.token);
+    const today = zonedDate(Date.now(), null);
+    const schedule = { rrule: 'FREQ=DAILY', starts_on: today, start_time: '08:00', end_time: '09:00' };
+    const jobs = await Promise.all([1, 2].map((n) => api.post('/api/v1/jobs', { name: `Route ${n}`, type: 'recurring', schedule })));
+    for (const j of jobs) assert.equal(j.status, 201, JSON.stringify(j.body));
+    // As if the series had been made ten days ago: the run makes the ten days since.
+    const through = addDays(today, 365 - 10);
+    await t.db.updateTable('jobs').set({ generated_through: through }).where('workspace_id', '=', ws.workspace.id).execute();
+    await t.db.deleteFrom('events').where('workspace_id', '=', ws.workspace.id).where('occurrence_date', '>', through).execute();
+    const run = async () => {
+      const r = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    assert.equal((await run()).visits_created, 20);
+    assert.equal((await run()).visits_created, 0);
+    const visits = await t.db.selectFrom('events').select(['job_id', 'occurrence_date']).where('workspace_id', '=', ws.workspace.id).execute();
+    assert.equal(visits.length, 2 * 366);
+    assert.equal(new Set(visits.map((v) => `${v.job_id}/${v.occurrence_date}`)).size, visits.length);
   });
 });

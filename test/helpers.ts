@@ -227,7 +227,7 @@ export async function startServer(url: string, env: Record<string, string> = {})
  * Copies row `id` of `table` `count - 1` times in one INSERT ... SELECT (numbers
  * 2..count), for tests and benches that need thousands of documents fast.
  */
-export async function copyRows(db: Kysely<DB>, dialect: 'sqlite' | 'postgres', table: 'invoices' | 'quotes', id: number, count: number): Promise<void> {
+export async function copyRows(db: Kysely<DB>, dialect: 'sqlite' | 'postgres', table: 'invoices' | 'quotes' | 'jobs', id: number, count: number): Promise<void> {
   const series =
     dialect === 'postgres'
       ? sql`generate_series(2, ${count}) as n(i)`

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describeRule, expandRule, firstDates, parseRule, type Rule, zonedOccurrences } from './recurrence.ts';
+import { addDays, describeRule, expandRule, firstDates, parseRule, type Rule, zonedOccurrences } from './recurrence.ts';
 
 const rule = (text: string): Rule => {
   const parsed = parseRule(text);
@@ -105,6 +105,15 @@ describe('expandRule', () => {
     const r = expandRule(rule('FREQ=DAILY'), '2026-01-01', '2026-01-01', '2026-12-31', { limit: 5 });
     assert.deepEqual([r.dates.length, r.truncated], [5, true]);
     assert.deepEqual(dates('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', '2026-01-01', '2026-01-01', '2036-12-31'), []);
+  });
+
+  test('one-day windows (the daily run) give what the whole year gives', () => {
+    for (const text of ['FREQ=WEEKLY;BYDAY=TU,FR', 'FREQ=WEEKLY;INTERVAL=2', 'FREQ=MONTHLY;BYDAY=-1FR', 'FREQ=DAILY;BYDAY=MO', 'FREQ=MONTHLY;BYMONTHDAY=-1']) {
+      const year = dates(text, '2026-01-06', '2026-01-06', '2026-12-31', 'Europe/Berlin');
+      const daily: string[] = [];
+      for (let d = '2026-01-06'; d <= '2026-12-31'; d = addDays(d, 1)) daily.push(...dates(text, '2026-01-06', d, d, 'Europe/Berlin'));
+      assert.deepEqual(daily, year, text);
+    }
   });
 
   test('firstDates: the preview', () => {

@@ -165,14 +165,20 @@ function parse(input: string): Rule {
 // --- Expansion --------------------------------------------------------------
 
 /** The zone to expand in: the workspace's, or UTC for none or an unknown name (as zoned-time.ts reads them). */
+const zones = new Map<string, string>();
 function zoneOf(timeZone: string | null | undefined): string {
   if (!timeZone) return 'UTC';
-  try {
-    Temporal.Now.zonedDateTimeISO(timeZone);
-    return timeZone;
-  } catch {
-    return 'UTC';
+  let zone = zones.get(timeZone);
+  if (zone === undefined) {
+    try {
+      Temporal.Now.zonedDateTimeISO(timeZone);
+      zone = timeZone;
+    } catch {
+      zone = 'UTC';
+    }
+    zones.set(timeZone, zone);
   }
+  return zone;
 }
 
 const plain = (date: string) => Temporal.PlainDate.from(date);
@@ -208,9 +214,24 @@ export function expandRule(
 ): Expansion {
   const start = laterDate(from, startsOn);
   const end = rule.until && rule.until < through ? rule.until : through;
-  if (start > end) return { dates: [], truncated: false };
+  if (start > end || missesWeekdays(rule, startsOn, start, end)) return { dates: [], truncated: false };
   const zone = zoneOf(timeZone);
   return expandIn(ruleSet(rule, startsOn, zone, '12:00'), zone, start, end, limit);
+}
+
+/**
+ * A window of under a week none of whose days is a weekday the rule can fall on
+ * (its BYDAY, or a weekly rule's starting weekday) holds no occurrence: the daily
+ * run's one-day windows are answered without the library six days in seven (F216).
+ */
+function missesWeekdays(rule: Rule, startsOn: string, from: string, through: string): boolean {
+  const days = rule.byDay.length ? new Set(rule.byDay.map((r) => r.day)) : rule.freq === 'WEEKLY' ? new Set([weekdayOf(startsOn)]) : null;
+  if (!days) return false;
+  const first = plain(from);
+  const span = first.until(plain(through)).days;
+  if (span >= 6) return false;
+  for (let i = 0; i <= span; i++) if (days.has(WEEKDAYS[(first.dayOfWeek - 1 + i) % 7] as Weekday)) return false;
+  return true;
 }
 
 function expandIn(set: RRuleTemporal, zone: string, from: string, through: string, limit: number): Expansion {
