@@ -525,7 +525,9 @@ describe('E11 idempotency keys', () => {
       ['POST', () => '/api/v1/quotes', () => ({ contact_id: otherContact }), 'quotes'],
       ['PUT', () => `/api/v1/quotes/${ids.quote}/status`, () => ({ status: 'accepted' }), null],
       ['POST', () => '/api/v1/jobs', () => ({ name: 'Install' }), 'jobs'],
+      ['PUT', () => `/api/v1/jobs/${ids.job}`, () => ({ name: 'Install, fortnightly', type: 'recurring', schedule: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', starts_on: '2030-01-01', all_day: true } }), null],
       ['PUT', () => `/api/v1/jobs/${ids.job}/status`, () => ({ status: 'scheduled' }), null],
+      ['POST', () => '/api/v1/jobs/schedule-preview', () => ({ rrule: 'FREQ=DAILY', starts_on: '2030-01-01', count: 2 }), null],
       ['POST', () => '/api/v1/invoices', () => ({ name: 'INV', line_items: [{ name: 'Visit', quantity: 1, unitPrice: 100 }] }), 'invoices'],
       ['PUT', () => `/api/v1/invoices/${ids.invoice}/status`, () => ({ status: 'sent' }), null],
       ['POST', () => `/api/v1/invoices/${ids.invoice}/payments`, () => ({ amount: 10 }), 'invoice_payments'],
@@ -643,7 +645,7 @@ describe('E11 idempotency keys', () => {
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;
           else if (url().endsWith('/payments')) ids.payment = data.id;
-          else if (!url().includes('/create-') && !url().endsWith('/hub-link')) ids[name] = data.id;
+          else if (!url().includes('/create-') && !url().endsWith('/hub-link') && !url().endsWith('/schedule-preview')) ids[name] = data.id;
           if (url().endsWith('/team/invites')) member = data.user_id;
           if (url().endsWith('/time-entries')) ids.timesheet = data.timesheet_id;
         }

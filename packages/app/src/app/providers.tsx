@@ -21,7 +21,12 @@ const theme = createTheme({
 });
 
 // Mantine's dimmed grey (descriptions, secondary text) is below 4.5:1 on white: one shade darker.
-const resolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' }, dark: {} });
+// So is its error red (a field's error and an invalid field's text, 4.1:1): red 9 is 5.1:1.
+const resolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: {},
+});
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() =>

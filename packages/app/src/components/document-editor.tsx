@@ -2,6 +2,7 @@
 // property pickers, title, the line-item editor with live D7 totals, message,
 // and whatever fields a kind adds (`extra`). Saves through the caller's submit.
 import { Button, Group, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import type { WorkspaceLike } from '../lib/format.ts';
 import { FormError, type SubmitContext, useApiForm } from './api-form.tsx';
@@ -25,15 +26,16 @@ export interface DocumentSubmitContext extends SubmitContext {
   customFields: Record<string, unknown> | undefined;
 }
 
-export interface DocumentEditorProps {
-  initial: DocumentValues;
+/** `X`: the values of a kind's own fields (a job's schedule), beside the common ones. */
+export interface DocumentEditorProps<X extends Record<string, unknown> = Record<never, never>> {
+  initial: DocumentValues & X;
   saveLabel: string;
   workspace: WorkspaceLike;
   /** The kind, whose custom fields (D23) the editor shows. */
   moduleType: 'quote' | 'job' | 'invoice';
   /** Whether this makes a new document (a custom field left empty is then left out, not cleared). */
   create: boolean;
-  submit: (values: DocumentValues, ctx: DocumentSubmitContext) => Promise<{ data: { id: number } }>;
+  submit: (values: DocumentValues & X, ctx: DocumentSubmitContext) => Promise<{ data: { id: number } }>;
   onSaved: (id: number) => void;
   /** Fields of one kind only (an invoice's payment terms), bound to `extra`. */
   extra?: (bind: (name: string) => { value: string; onChange: (value: string) => void }) => ReactNode;
@@ -41,20 +43,35 @@ export interface DocumentEditorProps {
   aside?: (values: DocumentValues) => ReactNode;
   /** Whether the message field shows (jobs have none). */
   withMessage?: boolean;
+  /** A kind's own fields bound to the editor's form (a job's schedule), shown after the title. */
+  fields?: (form: UseFormReturnType<DocumentValues & X>) => ReactNode;
+  /** Checks of those fields before asking the server, by form path (null: fine). */
+  validate?: (values: DocumentValues & X) => Record<string, string | null>;
+  /** The form path where those fields show what the API says about `apiField` (undefined: not theirs). */
+  errorPath?: (apiField: string) => string | undefined;
 }
 
-export function DocumentEditor({ initial, saveLabel, workspace, moduleType, create, submit, onSaved, extra, aside, withMessage = true }: DocumentEditorProps) {
+export function DocumentEditor<X extends Record<string, unknown> = Record<never, never>>(props: DocumentEditorProps<X>) {
+  const { initial, saveLabel, workspace, moduleType, create, submit, onSaved, extra, aside, withMessage = true } = props;
   const fields = useCustomFields(moduleType);
-  const { form, onSubmit, pending, error } = useApiForm<DocumentValues, { data: { id: number } }>({
+  const { form, onSubmit, pending, error } = useApiForm<DocumentValues & X, { data: { id: number } }>({
     initialValues: initial,
-    validate: {
-      contact_id: (v) => (v ? null : 'Choose a client'),
-      line_items: (items) => (items.some((i) => !i.name.trim()) ? 'Every line item needs a name' : null),
-    },
+    validate: (values) => ({
+      contact_id: values.contact_id ? null : 'Choose a client',
+      line_items: values.line_items.some((i) => !i.name.trim()) ? 'Every line item needs a name' : null,
+      ...props.validate?.(values),
+    }),
     submit: (v, ctx) => submit(v, { ...ctx, customFields: customFieldsBody(fields, v.custom_fields, create) }),
     onSuccess: (res) => onSaved(res.data.id),
-    errorPath: pricingErrorPath,
+    errorPath: (field) => props.errorPath?.(field) ?? pricingErrorPath(field),
   });
+  // The common fields are set through this (the kind's fields set theirs through `form`).
+  const common = {
+    setFieldValue: <K extends keyof DocumentValues & string>(key: K, value: DocumentValues[K]) => {
+      form.setValues((prev) => ({ ...prev, [key]: value }));
+      form.clearFieldError(key);
+    },
+  };
   const v = form.getValues();
   const lineError = Object.entries(form.errors).find(([k]) => k.startsWith('line_items'))?.[1];
   return (
@@ -68,19 +85,20 @@ export function DocumentEditor({ initial, saveLabel, workspace, moduleType, crea
             value={v.contact_id}
             error={typeof form.errors.contact_id === 'string' ? form.errors.contact_id : undefined}
             onChange={(id) => {
-              form.setFieldValue('contact_id', id);
-              form.setFieldValue('property_id', null);
+              common.setFieldValue('contact_id', id);
+              common.setFieldValue('property_id', null);
             }}
           />
-          <PropertyPicker clientId={v.contact_id} value={v.property_id} onChange={(id) => form.setFieldValue('property_id', id)} />
+          <PropertyPicker clientId={v.contact_id} value={v.property_id} onChange={(id) => common.setFieldValue('property_id', id)} />
         </SimpleGrid>
         <TextInput label="Title" {...form.getInputProps('name')} />
-        {extra?.((name) => ({ value: v.extra[name] ?? '', onChange: (value) => form.setFieldValue('extra', { ...form.getValues().extra, [name]: value }) }))}
+        {extra?.((name) => ({ value: v.extra[name] ?? '', onChange: (value) => common.setFieldValue('extra', { ...form.getValues().extra, [name]: value }) }))}
+        {props.fields?.(form)}
         <LineItemEditor
           items={v.line_items}
-          onChange={(items) => form.setFieldValue('line_items', items)}
+          onChange={(items) => common.setFieldValue('line_items', items)}
           pricing={v.pricing}
-          onPricingChange={(pricing) => form.setFieldValue('pricing', pricing)}
+          onPricingChange={(pricing) => common.setFieldValue('pricing', pricing)}
           pricingErrors={pricingErrors(form.errors)}
           workspace={workspace}
         />
@@ -91,7 +109,7 @@ export function DocumentEditor({ initial, saveLabel, workspace, moduleType, crea
           defs={fields}
           values={v.custom_fields}
           errors={form.errors}
-          onChange={(key, value) => form.setFieldValue('custom_fields', { ...form.getValues().custom_fields, [key]: value })}
+          onChange={(key, value) => common.setFieldValue('custom_fields', { ...form.getValues().custom_fields, [key]: value })}
         />
         {withMessage && <Textarea label="Message" autosize minRows={2} {...form.getInputProps('message')} />}
         <Group>

@@ -3,7 +3,7 @@
 // schedule's visit form exists), time logged, notes, files, status changes and
 // Create invoice (E6).
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -18,8 +18,11 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { allPages } from '../../lib/pages.ts';
+import { formatDate, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
+import { asInvoicing, INVOICING, jobErrorPath, type ScheduleBody, type ScheduleValues, type StoredSchedule, sameSchedule, scheduleBody, scheduleErrors, scheduleValues } from './recurrence.ts';
+import { type JobFields, type JobValues, ScheduleFields } from './schedule-fields.tsx';
 
 const STATUSES = ['draft', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 type Status = (typeof STATUSES)[number];
@@ -89,28 +92,45 @@ function JobEditor() {
   const job = useQuery({ queryKey: ['jobs', id], queryFn: () => unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id: id ?? 0 } } })), enabled: id !== null });
   if (id !== null && !job.data) return job.isError ? <Page title="Job not found" /> : <Loader aria-label="Loading" />;
   const j = job.data?.data ?? null;
+  const today = todayIn(ws.timezone);
+  const initial: JobValues = { ...documentValues(j, Number(params.get('client')) || null), schedule: scheduleValues(j?.schedule ?? null, today), invoicing: asInvoicing(j?.invoicing) };
   return (
     <Page title={j ? `Edit job #${j.number}` : 'New job'}>
-      <DocumentEditor
-        initial={documentValues(j, Number(params.get('client')) || null)}
+      <DocumentEditor<JobFields>
+        initial={initial}
         moduleType="job"
         create={id === null}
         saveLabel="Save job"
         workspace={ws}
         withMessage={false}
+        fields={(form) => <ScheduleFields form={form} today={today} />}
+        validate={(v) => scheduleErrors(v.schedule)}
+        errorPath={jobErrorPath}
         submit={(v, ctx) => {
           const { idempotencyKey } = ctx;
-          const body = documentBody(v, ctx);
+          const body = { ...documentBody(v, ctx), invoicing: v.invoicing, ...scheduleChange(v.schedule, j) };
           const headers = { 'idempotency-key': idempotencyKey };
           return id === null ? unwrap(api.POST('/api/v1/jobs', { body, headers })) : unwrap(api.PUT('/api/v1/jobs/{id}', { params: { path: { id } }, body, headers }));
         }}
         onSaved={(saved) => {
           void client.invalidateQueries({ queryKey: ['jobs'] });
+          void client.invalidateQueries({ queryKey: ['events'] });
           navigate(`/jobs/${saved}`);
         }}
       />
     </Page>
   );
+}
+
+/**
+ * What a save says about the series: a repeating job is `recurring` with its
+ * schedule, sent only when it changed (A142); "Never" on a job that had one
+ * ends it (E21); a job that never had one is left as it is.
+ */
+function scheduleChange(values: ScheduleValues, stored: { type: string; schedule?: StoredSchedule | null } | null): { type?: 'one-off' | 'recurring'; schedule?: ScheduleBody | null } {
+  const body = scheduleBody(values);
+  if (body) return { type: 'recurring', ...(stored?.schedule && sameSchedule(body, stored.schedule) ? {} : { schedule: body }) };
+  return stored?.schedule ? { type: 'one-off', schedule: null } : {};
 }
 
 function JobPage() {
@@ -123,9 +143,14 @@ function JobPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const job = useQuery({ queryKey: ['jobs', id], queryFn: () => unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id } } })) });
+  // Every visit of the job: a series makes a year of them.
   const visits = useQuery({
     queryKey: ['events', 'job', id],
-    queryFn: () => unwrap(api.GET('/api/v1/events', { params: { query: { job_id: id, per_page: 100, sort_by: 'start_date', sort_direction: 'asc' } } })),
+    queryFn: () => allPages('/api/v1/events', { query: { job_id: id, per_page: 100, sort_by: 'start_date', sort_direction: 'asc' } }),
+  });
+  const skip = useMutation({
+    mutationFn: (visitId: number) => unwrap(api.DELETE('/api/v1/events/{id}', { params: { path: { id: visitId } } })),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['events'] }), client.invalidateQueries({ queryKey: ['jobs', id] })]),
   });
   const time = useQuery({ queryKey: ['time-entries', 'job', id], queryFn: () => unwrap(api.GET('/api/v1/time-entries', { params: { query: { job_id: id, per_page: 100 } } })) });
   const invoices = useQuery({
@@ -148,7 +173,7 @@ function JobPage() {
   if (!job.data) return <Loader aria-label="Loading" />;
   const j = job.data.data;
   const hours = (time.data?.data ?? []).reduce((sum, t) => sum + t.total_time, 0);
-  const failure = status.error ?? createInvoice.error;
+  const failure = status.error ?? createInvoice.error ?? skip.error;
   return (
     <Page
       title={`Job #${j.number}`}
@@ -179,6 +204,8 @@ function JobPage() {
             {j.contact && <Link to={`/clients/${j.contact.id}`}>{fullName(j.contact)}</Link>}
             {j.quote && <Link to={`/quotes/${j.quote.id}`}>{`From quote #${j.quote.number}`}</Link>}
             <StatusBadge status={j.status} />
+            {j.schedule && <Series schedule={j.schedule} />}
+            {j.invoicing && j.invoicing !== 'manual' && <Text size="sm">{`Invoicing: ${INVOICING.find((i) => i.value === j.invoicing)?.label ?? j.invoicing}`}</Text>}
             <CustomFieldList moduleType="job" values={j.custom_fields} />
           </Stack>
           {writes && (
@@ -201,23 +228,54 @@ function JobPage() {
         <DocumentView items={j.line_items} pricing={{ discount: j.discount ?? 0, discount_unit: j.discount_unit ?? '%', tax_rate: j.tax_rate ?? 0, tax_rate_id: j.tax_rate_id ?? null, deposit: j.deposit ?? 0 }} workspace={ws} />
       )}
       <DocumentSection title="Visits">
-        {(visits.data?.data ?? []).length === 0 ? (
+        {(visits.data ?? []).length === 0 ? (
           <Text size="sm" c="dimmed">
             No visits yet.
           </Text>
         ) : (
+          // Three columns, so a phone shows every visit's "Skip" without scrolling sideways.
           <Table aria-label="Visits">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Visit</Table.Th>
+                <Table.Th>Status</Table.Th>
+                {writes && (
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
-              {(visits.data?.data ?? []).map((e) => (
+              {(visits.data ?? []).map((e) => (
                 <Table.Tr key={e.id}>
                   <Table.Td>
-                    {formatDate(e.start_date)} {e.start_time ?? ''}
-                    {e.end_time ? `–${e.end_time}` : ''}
+                    <div>
+                      {formatDate(e.start_date)}
+                      {e.end_date !== e.start_date ? ` – ${formatDate(e.end_date)}` : ''}
+                    </div>
+                    <Text size="sm">{e.all_day || !e.start_time ? 'All day' : `${clock(e.start_time)}${e.end_time ? ` – ${clock(e.end_time)}` : ''}`}</Text>
+                    {e.name && e.name !== j.name ? (
+                      <Text size="xs" c="dimmed">
+                        {e.name}
+                      </Text>
+                    ) : null}
                   </Table.Td>
-                  <Table.Td>{e.name ?? ''}</Table.Td>
                   <Table.Td>
                     <StatusBadge status={e.status} />
+                    <Text size="sm">
+                      <Billed visit={e} />
+                    </Text>
                   </Table.Td>
+                  {writes && (
+                    <Table.Td>
+                      {e.occurrence_date !== null && e.status === 'scheduled' && (
+                        <Button size="compact-sm" variant="default" loading={skip.isPending && skip.variables === e.id} onClick={() => skip.mutate(e.id)}>
+                          Skip
+                        </Button>
+                      )}
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -245,6 +303,32 @@ function JobPage() {
       </DocumentSection>
     </Page>
   );
+}
+
+const clock = (t: string) => formatTime(`2000-01-01T${t}:00Z`, 'UTC');
+
+/** The series in words (E20's description), its next visit and the dates skipped. */
+function Series({ schedule }: { schedule: { description: string; next_visit_on: string | null; skipped_dates: string[] } }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={500}>
+        {schedule.description}
+      </Text>
+      <Text size="sm">
+        <Text span fw={500} size="sm">
+          Next visit:
+        </Text>{' '}
+        {schedule.next_visit_on ? formatDate(schedule.next_visit_on) : 'none planned'}
+      </Text>
+      {schedule.skipped_dates.length > 0 && <Text size="sm">{`Skipped: ${schedule.skipped_dates.map(formatDate).join('; ')}`}</Text>}
+    </Stack>
+  );
+}
+
+/** Whether a visit is billed (E22's invoice_id; "Not billed" where the API has no such field). */
+function Billed({ visit }: { visit: object }) {
+  const invoiceId = 'invoice_id' in visit && typeof visit.invoice_id === 'number' ? visit.invoice_id : null;
+  return invoiceId === null ? 'Not billed' : <Link to={`/invoices/${invoiceId}`}>Billed</Link>;
 }
 
 function ScheduleVisit({ jobId, name, today }: { jobId: number; name: string | null; today: string }) {

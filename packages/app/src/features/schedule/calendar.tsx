@@ -9,7 +9,7 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useMemo, useRef, useState } from 'react';
 import { addDays, nowIn } from '../../lib/format.ts';
-import { colourOf, type Member, memberName, type Visit, type VisitChange } from './data.ts';
+import { colourOf, isRecurring, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 export type CalendarView = 'timeGridDay' | 'timeGridWeek' | 'dayGridMonth';
 
@@ -51,6 +51,7 @@ export function toInput(v: Visit, team: Member[], clients: Map<number, string>, 
       client: v.job_id !== null ? (clients.get(v.job_id) ?? '') : '',
       assignees: v.assignee_ids.map((id) => team.find((m) => m.user_id === id)).flatMap((m) => (m ? [memberName(m)] : [])).join(', '),
       conflict,
+      repeats: isRecurring(v),
     },
   };
 }
@@ -69,7 +70,7 @@ function changeOf(start: Date, end: Date | null, allDay: boolean): VisitChange {
 // root per event for component content, which made a drop redraw 300 of them
 // (a drag landed in ~220 ms; see bench/RESULTS.md). textContent keeps it escaped.
 function content({ event, timeText }: EventContentArg) {
-  const { client, assignees, conflict } = event.extendedProps as { client: string; assignees: string; conflict: boolean };
+  const { client, assignees, conflict, repeats } = event.extendedProps as { client: string; assignees: string; conflict: boolean; repeats: boolean };
   const el = (tag: string, text: string, className?: string) => {
     const node = document.createElement(tag);
     node.textContent = text;
@@ -83,6 +84,12 @@ function content({ event, timeText }: EventContentArg) {
   if (client) box.append(el('span', ` · ${client}`));
   if (assignees) box.append(el('span', ` · ${assignees}`));
   if (conflict) box.append(el('span', ' · Conflict', 'fw-visit-conflict'));
+  // A visit of a series: a sign to see, "Repeats" in its name to hear (A7).
+  if (repeats) {
+    const sign = el('span', ' ↻', 'fw-visit-repeats');
+    sign.setAttribute('aria-hidden', 'true');
+    box.append(sign, el('span', ' · Repeats', 'fw-hidden-text'));
+  }
   return { domNodes: [box] };
 }
 
@@ -90,6 +97,8 @@ function content({ event, timeText }: EventContentArg) {
 // inline array, object or function) makes it process its options again, formatters
 // included (a new Intl.DateTimeFormat per event's time: most of a drop's ~200 ms).
 const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
+// A visit opens with Enter or a click: it is a button, named by its text ("Repeats" included, A7).
+const asButton = ({ el }: { el: HTMLElement }) => el.setAttribute('role', 'button');
 const DAY_HEADER = { weekday: 'short', day: 'numeric' } as const;
 // A visit's times through one Intl.DateTimeFormat made once, each text kept: FullCalendar's
 // own formatter makes a new one for every event's range, at every redraw.
@@ -232,6 +241,7 @@ export default function Calendar(props: CalendarProps) {
         dayMaxEvents={4}
         events={events}
         eventContent={content}
+        eventDidMount={asButton}
         eventClick={handlers.eventClick}
         eventDrop={handlers.eventDrop}
         eventResize={handlers.eventResize}

@@ -6,6 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api.ts';
 import { allPages } from '../../lib/pages.ts';
+import { movedRule } from '../../lib/rrule.ts';
 
 export type Visit = components['schemas']['EventListItem'];
 export type Member = components['schemas']['UserListItem'];
@@ -133,4 +134,56 @@ export const changeOf = (id: number, change: VisitChange) => ({ id, change, key:
 
 export async function createVisit(body: VisitChange & { start_date: string; end_date: string }, key: string) {
   return (await unwrap(api.POST('/api/v1/events', { body: { type: 'appointment', ...body }, headers: { 'idempotency-key': key } }))).data;
+}
+
+/** A visit a job's schedule made (E20): it stands for a date of the rule. */
+export const isRecurring = (v: Pick<Visit, 'occurrence_date'>) => v.occurrence_date !== null;
+
+/** Whether a change moves a visit in time (its date, times or all-day), not only to other people. */
+export const changesTiming = (v: Visit, c: VisitChange) =>
+  (['start_date', 'end_date', 'start_time', 'end_time', 'all_day'] as const).some((k) => c[k] !== undefined && c[k] !== v[k]);
+
+/** Hands every cached range back to the calendar as a new array, so a visit dragged and then not changed is drawn where it is. */
+export function redrawVisits(client: QueryClient) {
+  for (const [key, rows] of client.getQueriesData<Visit[]>({ queryKey: [RANGE] })) {
+    if (Array.isArray(rows)) client.setQueryData(key, [...rows]);
+  }
+}
+
+/**
+ * "This and following visits" (E21): the job's schedule from the visit's rule date
+ * (or the new date, when that is earlier) with the visit's new times, people and
+ * weekday; the visits from then on are made anew by the API (A143).
+ */
+export async function changeSeries(visit: Visit, change: VisitChange, key: string) {
+  const jobId = visit.job_id;
+  const from = visit.occurrence_date;
+  const job = jobId === null ? null : (await unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id: jobId } } }))).data;
+  if (jobId === null || from === null || !job?.schedule) throw new Error("This visit's job no longer repeats: change only this visit.");
+  const s = job.schedule;
+  const to = change.start_date ?? visit.start_date;
+  const allDay = change.all_day ?? visit.all_day;
+  const schedule = {
+    rrule: movedRule(s.rrule, from, to),
+    starts_on: to === from ? s.starts_on : to,
+    start_time: allDay ? null : (change.start_time ?? visit.start_time),
+    end_time: allDay ? null : (change.end_time ?? visit.end_time),
+    all_day: allDay,
+    assignee_ids: change.assignee_ids ?? s.assignee_ids,
+    effective_from: to < from ? to : from,
+  };
+  return unwrap(api.PUT('/api/v1/jobs/{id}', { params: { path: { id: jobId } }, body: { schedule }, headers: { 'idempotency-key': key } }));
+}
+
+/** changeSeries from a drag: the calendar redrawn from the API's visits after, or put back with a message on refusal. */
+export function useChangeSeries() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ visit, change, key }: { visit: Visit; change: VisitChange; key: string }) => changeSeries(visit, change, key),
+    onError: (err) => {
+      redrawVisits(client);
+      notifications.show({ color: 'red', title: 'The visits were not changed', message: err.message });
+    },
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: [RANGE] }), client.invalidateQueries({ queryKey: ['jobs'] })]),
+  });
 }

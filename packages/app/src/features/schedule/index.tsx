@@ -12,7 +12,8 @@ import { addDays, formatDate, formatTime, nowIn, type WeekStart, weekOf } from '
 import { isOffice, useMe } from '../../lib/session.ts';
 import { useWeekStart } from '../../lib/workspace.ts';
 import type { CalendarView } from './calendar.tsx';
-import { changeOf, conflicts, createVisit, memberName, useChangeVisit, useContacts, useOpenJobs, useScheduledJobIds, useTeam, useVisits, type Visit, type VisitChange } from './data.ts';
+import { changeOf, changesTiming, conflicts, createVisit, isRecurring, memberName, redrawVisits, useChangeSeries, useChangeVisit, useContacts, useOpenJobs, useScheduledJobIds, useTeam, useVisits, type Visit, type VisitChange } from './data.ts';
+import { SeriesQuestion } from './series-question.tsx';
 import { TeamView } from './team-view.tsx';
 import { type Slot, VisitForm } from './visit-form.tsx';
 import './schedule.css';
@@ -76,8 +77,22 @@ export default function SchedulePage() {
   const members = team.data ?? [];
   const teamShown = member ? members.filter((m) => m.user_id === member) : members;
 
-  const move = (id: number, c: VisitChange) => change.mutate(changeOf(id, c));
   const client = useQueryClient();
+  const series = useChangeSeries();
+  // A visit of a series moved in time: asked first whether the rest of the series follows (A7).
+  const [asking, setAsking] = useState<{ visit: Visit; change: VisitChange } | null>(null);
+  const move = (id: number, c: VisitChange) => {
+    const visit = visits.data?.find((v) => v.id === id);
+    if (visit && isRecurring(visit) && changesTiming(visit, c)) setAsking({ visit, change: c });
+    else change.mutate(changeOf(id, c));
+  };
+  const answer = (scope: 'one' | 'following' | null) => {
+    if (!asking) return;
+    setAsking(null);
+    if (scope === 'one') change.mutate(changeOf(asking.visit.id, asking.change));
+    else if (scope === 'following') series.mutate({ ...asking, key: crypto.randomUUID() });
+    else redrawVisits(client);
+  };
   const dropJob = async (jobId: number, day: string, time: string | null) => {
     const job = jobs.data?.find((j) => j.id === jobId);
     const end = time ? `${String(Math.min(23, Number(time.slice(0, 2)) + 1)).padStart(2, '0')}:${time.slice(3)}` : null;
@@ -172,6 +187,9 @@ export default function SchedulePage() {
         {dialog?.kind === 'edit' && open && <VisitForm visit={open} team={members} jobs={jobs.data ?? []} contacts={contacts.data ?? []} onDone={() => setDialog(null)} />}
         {dialog?.kind === 'open' && open && <VisitDetails visit={open} tz={tz} names={members} canEdit={office} onEdit={() => setDialog({ kind: 'edit', id: open.id })} conflict={clash.has(open.id)} />}
       </Modal>
+      <Modal opened={asking !== null} onClose={() => answer(null)} closeButtonProps={{ 'aria-label': 'Close' }} transitionProps={{ duration: 0 }} title="Change a repeating visit">
+        {asking && <SeriesQuestion visit={asking.visit} onAnswer={answer} />}
+      </Modal>
     </Page>
   );
 }
@@ -195,6 +213,12 @@ function VisitDetails({ visit, names, canEdit, onEdit, conflict }: { visit: Visi
         <Text>
           Job #{job.data.number} {job.data.name}
           {job.data.contact ? ` · ${job.data.contact.first_name} ${job.data.contact.last_name}` : ''}
+        </Text>
+      )}
+      {isRecurring(visit) && job.data?.schedule && (
+        <Text>
+          {`Repeats: ${job.data.schedule.description}`}
+          {visit.detached && visit.occurrence_date !== visit.start_date ? ` (moved from ${formatDate(visit.occurrence_date)})` : ''}
         </Text>
       )}
       <Text>Assigned to: {who.length ? who.join(', ') : 'nobody'}</Text>

@@ -6,7 +6,7 @@
 // change when it ends (in quarter hours), as resizing does in Day and Week.
 import { type DragEvent, type PointerEvent, useState } from 'react';
 import { formatTime } from '../../lib/format.ts';
-import { colourOf, type Member, memberName, type Visit, type VisitChange } from './data.ts';
+import { colourOf, isRecurring, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 const HOURS = Array.from({ length: 15 }, (_, i) => i + 6); // 06:00 to 20:00
 const hh = (h: number) => String(h).padStart(2, '0');
@@ -107,6 +107,12 @@ export function TeamView(props: { date: string; team: Member[]; visits: Visit[];
         {v.start_time && !v.all_day ? `${at(v.start_time)}${endOf(v) ? ` – ${at(endOf(v))}` : ''} ` : ''}
         <strong>{v.name ?? 'Visit'}</strong>
         {props.conflicts.has(v.id) ? ' · Conflict' : ''}
+        {isRecurring(v) && (
+          <>
+            <span aria-hidden="true"> ↻</span>
+            <span className="fw-hidden-text"> · Repeats</span>
+          </>
+        )}
       </button>
       {resizable(v) && <div className="fw-team-resize" data-resize={v.id} aria-hidden="true" {...handle(v)} />}
     </div>

@@ -3,10 +3,12 @@
 // "Client" narrows "Job" and choosing a job fills in its client.
 import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { addDays } from '../../lib/format.ts';
-import { type ContactItem, createVisit, type JobItem, type Member, memberName, type Visit } from './data.ts';
+import { type ContactItem, changeSeries, changesTiming, createVisit, isRecurring, type JobItem, type Member, memberName, type Visit } from './data.ts';
+import { SeriesQuestion, type SeriesScope } from './series-question.tsx';
 
 export interface Slot {
   date: string;
@@ -26,6 +28,8 @@ interface Values extends Record<string, unknown> {
   end_time: string;
   all_day: boolean;
   assignee_ids: string[];
+  /** For a visit of a series moved in time: what the change is for (A7), asked at "Save visit". */
+  scope: SeriesScope | null;
 }
 
 const days = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
@@ -44,6 +48,7 @@ export function VisitForm(props: { visit?: Visit; slot?: Slot; team: Member[]; j
     end_time: visit?.end_time ?? slot?.end_time ?? '',
     all_day: visit?.all_day ?? slot?.all_day ?? false,
     assignee_ids: visit?.assignee_ids ?? slot?.assignee_ids ?? [],
+    scope: null,
   };
   initial.contact_id = job(initial.job_id)?.contact_id != null ? String(job(initial.job_id)?.contact_id) : null;
   // An edited multi-day visit keeps its length in days.
@@ -69,14 +74,29 @@ export function VisitForm(props: { visit?: Visit; slot?: Slot; team: Member[]; j
         multi_day: length > 0,
         assignee_ids: v.assignee_ids,
       };
+      if (visit && v.scope === 'following') return changeSeries(visit, body, idempotencyKey);
       if (visit) return unwrap(api.PUT('/api/v1/events/{id}', { params: { path: { id: visit.id } }, body, headers: { 'idempotency-key': idempotencyKey } }));
       return createVisit(body, idempotencyKey);
     },
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['events'] });
+      await Promise.all([client.invalidateQueries({ queryKey: ['events'] }), client.invalidateQueries({ queryKey: ['jobs'] })]);
       props.onDone();
     },
   });
+  // "Save visit" on a visit of a series moved in time asks first; the answer saves.
+  const [asking, setAsking] = useState(false);
+  const timingOf = (v: Values) => ({ start_date: v.date, end_date: addDays(v.date, length), start_time: v.all_day ? null : v.start_time, end_time: v.all_day ? null : v.end_time || null, all_day: v.all_day });
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (visit && isRecurring(visit) && changesTiming(visit, timingOf(form.getValues())) && !form.validate().hasErrors) setAsking(true);
+    else onSubmit();
+  };
+  const answer = (scope: SeriesScope | null) => {
+    setAsking(false);
+    if (scope === null) return;
+    form.setFieldValue('scope', scope);
+    onSubmit();
+  };
 
   const values = form.getValues();
   const jobOptions = jobs
@@ -85,7 +105,7 @@ export function VisitForm(props: { visit?: Visit; slot?: Slot; team: Member[]; j
   if (initial.job_id && !jobOptions.some((o) => o.value === initial.job_id)) jobOptions.push({ value: initial.job_id, label: `Job ${initial.job_id}` });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={save} noValidate>
       <Stack gap="sm">
         <FormError error={error} />
         <TextInput label="Title" {...form.getInputProps('name')} />
@@ -141,14 +161,18 @@ export function VisitForm(props: { visit?: Visit; slot?: Slot; team: Member[]; j
             ))}
           </Group>
         </fieldset>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            Save visit
-          </Button>
-        </Group>
+        {asking && visit ? (
+          <SeriesQuestion visit={visit} onAnswer={answer} />
+        ) : (
+          <Group justify="flex-end">
+            <Button variant="default" onClick={props.onDone}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending}>
+              Save visit
+            </Button>
+          </Group>
+        )}
       </Stack>
     </form>
   );
