@@ -23,8 +23,11 @@ export async function buildServer(folders = []) {
   });
 }
 
-/** Packages a bundle loads from node_modules: drivers loaded through createRequire, the native better-sqlite3, pdfkit (the PDF threads'). */
-const OUTSIDE = ['better-sqlite3', 'better-sqlite3-napi', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type'];
+/**
+ * Packages a bundle loads from node_modules: drivers loaded through createRequire, the native better-sqlite3, pdfkit (the PDF threads'),
+ * and the AWS SDK, loaded only with STORAGE_URL (F254: bundled, its 1 MB would be read by every CLI command).
+ */
+const OUTSIDE = ['better-sqlite3', 'better-sqlite3-napi', 'pg', 'ioredis', 'nodemailer', 'pdfkit', 'file-type', '@aws-sdk/client-s3', '@aws-sdk/lib-storage'];
 
 /**
  * The CLI as one bundled file (dist/cli.js) from the same sources: loading its ~800

@@ -6,6 +6,8 @@ export interface Config {
   databaseUrl: string;
   publicUrl: string;
   storageDir: string;
+  /** E30: files in an S3-compatible bucket instead of `storageDir` (which then holds only uploads in progress); null = on disk. */
+  s3: S3Config | null;
   internalApiKey: string | null;
   webhookRetrySchedule: number[]; // ms before attempts 2..5
   webhookTimeout: number; // ms
@@ -29,6 +31,17 @@ export interface Config {
   sessionIdle: number; // ms without a request after which a session ends (A1)
   sessionTtl: number; // ms after sign-in at which a session ends, however busy (A1)
   recurringHorizonDays: number; // E20: a recurring job's visits exist through today plus this many days
+}
+
+export interface S3Config {
+  bucket: string;
+  /** Object keys start with it (no slash at either end); '' = the bucket's root. */
+  prefix: string;
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
 }
 
 export interface RateLimit {
@@ -94,6 +107,37 @@ function parseSmtpUrl(text: string | undefined): string | null {
   return text;
 }
 
+/** `s3://bucket/prefix` (E30). S3's own bucket naming rules; the prefix is any path without empty segments. */
+export function parseStorageUrl(text: string, name = 'STORAGE_URL'): { bucket: string; prefix: string } {
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(text.trim());
+  const prefix = (m?.[2] ?? '').replace(/\/+$/, '');
+  const badPart = (part: string) => part === '' || part === '.' || part === '..';
+  if (!m || (prefix !== '' && prefix.split('/').some(badPart))) {
+    throw new Error(`${name}: "${text}" is not a URL like s3://bucket or s3://bucket/prefix`);
+  }
+  return { bucket: m[1], prefix };
+}
+
+function parseS3(env: NodeJS.ProcessEnv): S3Config | null {
+  if (!env.STORAGE_URL) return null;
+  const { bucket, prefix } = parseStorageUrl(env.STORAGE_URL);
+  const endpoint = env.S3_ENDPOINT || null;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new Error(`S3_ENDPOINT: "${endpoint}" is not a URL like https://s3.example.com`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
+  // F252: both or neither; neither = the SDK's own chain (AWS_* variables, the machine's role).
+  if (!accessKeyId !== !secretAccessKey) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  return {
+    bucket,
+    prefix,
+    endpoint,
+    region: env.S3_REGION || 'us-east-1', // F252: what S3-compatible stores without regions accept
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: parseBool(env.S3_FORCE_PATH_STYLE, false, 'S3_FORCE_PATH_STYLE'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000', 'PORT');
   const worker = env.WORKER ?? 'embedded';
@@ -105,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // With PORT=0 the real port is known only after listen; main.ts fills it in then.
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     storageDir: env.STORAGE_DIR ?? './data/files',
+    s3: parseS3(env),
     internalApiKey: env.INTERNAL_API_KEY || null,
     webhookRetrySchedule: durations(env.WEBHOOK_RETRY_SCHEDULE ?? '5m,30m,2h,24h', 'WEBHOOK_RETRY_SCHEDULE'),
     webhookTimeout: parseDuration(env.WEBHOOK_TIMEOUT ?? '10s', 'WEBHOOK_TIMEOUT'),

@@ -20,8 +20,8 @@ export interface ServerProc extends Proc {
   metrics: string | null;
 }
 
-function launch(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(args: string[], env: Record<string, string>, cwd = root): Proc {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const p: Proc = {
     child,
     stdout: '',
@@ -39,9 +39,12 @@ function launch(args: string[], env: Record<string, string>): Proc {
 
 const READY = /Fieldwork listening on (http:\/\/[^"\s;]+)(?: \(links use [^)"]+\))?(?:; metrics on (http:\/\/[^"\s]+))?/;
 
-/** `node --import tsx src/main.ts` on 127.0.0.1, any free port; resolves once its ready line is out. */
-export async function startServer(env: Record<string, string>): Promise<ServerProc> {
-  const p = launch(['--import', 'tsx', 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1', ...env });
+/**
+ * `node --import tsx src/main.ts` on 127.0.0.1, any free port; resolves once its ready line is out.
+ * `cwd`: the folder it runs in (default the checkout), where its relative paths (./data/...) lead.
+ */
+export async function startServer(env: Record<string, string>, cwd = root): Promise<ServerProc> {
+  const p = launch(['--import', import.meta.resolve('tsx'), path.join(root, 'src/main.ts')], { PORT: '0', HOST: '127.0.0.1', ...env }, cwd);
   let exited = false;
   void p.exited.then(() => {
     exited = true;

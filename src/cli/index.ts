@@ -12,6 +12,7 @@ import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
 import { messagesCommand } from './messages.ts';
 import { migrateCommand } from './migrate.ts';
+import { storageCommand } from './storage.ts';
 import { userCommand } from './user.ts';
 import { webhookCommand } from './webhook.ts';
 import { workerCommand } from './worker.ts';
@@ -30,6 +31,7 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(messagesCommand());
   program.addCommand(backupCommand());
   program.addCommand(dailyCommand());
+  program.addCommand(storageCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
+import { inList } from '../db/id-lists.ts';
 import type { DB } from '../db/schema.ts';
 
 // The one claim mechanism for every queue the worker drains (outbox rows,
@@ -57,5 +58,5 @@ export async function release(db: Kysely<DB>, table: QueueTable, owner: string, 
   if (!ids.length) return;
   await sql`
     update ${sql.table(table)} set locked_until = null, locked_by = null
-    where locked_by = ${owner} and id in (${sql.join(ids)})`.execute(db);
+    where locked_by = ${owner} and id in (${sql.join(inList(ids))})`.execute(db);
 }

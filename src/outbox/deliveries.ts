@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { inList } from '../db/id-lists.ts';
 import { now } from '../db/json.ts';
 import { type ListParams, type ListSpec, listOf } from '../db/list-query.ts';
 import type { DB } from '../db/schema.ts';
@@ -21,13 +22,13 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export async function fanOut(db: Kysely<DB>, owner: string, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
   return db.transaction().execute(async (trx) => {
-    const events = await trx.selectFrom('outbox').select(['id', 'workspace_id', 'event']).where('id', 'in', ids).where('locked_by', '=', owner).execute();
+    const events = await trx.selectFrom('outbox').select(['id', 'workspace_id', 'event']).where('id', 'in', inList(ids)).where('locked_by', '=', owner).execute();
     if (!events.length) return 0;
     const workspaces = [...new Set(events.map((e) => e.workspace_id))];
     const subscriptions = await trx
       .selectFrom('webhook_subscriptions')
       .select(['id', 'workspace_id', 'trigger_event'])
-      .where('workspace_id', 'in', workspaces)
+      .where('workspace_id', 'in', inList(workspaces))
       .where('is_active', '=', 1)
       .where('deleted_at', 'is', null)
       .execute();
@@ -58,7 +59,7 @@ export async function fanOut(db: Kysely<DB>, owner: string, ids: number[]): Prom
     }
     const triggered = [...new Set(rows.map((r) => r.subscription_id))];
     if (triggered.length) {
-      await trx.updateTable('webhook_subscriptions').set({ last_triggered_at: at }).where('id', 'in', triggered).execute();
+      await trx.updateTable('webhook_subscriptions').set({ last_triggered_at: at }).where('id', 'in', inList(triggered)).execute();
     }
     await trx
       .updateTable('outbox')
@@ -66,7 +67,7 @@ export async function fanOut(db: Kysely<DB>, owner: string, ids: number[]): Prom
       .where(
         'id',
         'in',
-        events.map((e) => e.id),
+        inList(events.map((e) => e.id)),
       )
       .where('locked_by', '=', owner)
       .execute();
@@ -94,7 +95,7 @@ export async function loadDeliveries(db: Kysely<DB>, owner: string, ids: number[
       's.deleted_at',
       'o.payload',
     ])
-    .where('d.id', 'in', ids)
+    .where('d.id', 'in', inList(ids))
     .where('d.locked_by', '=', owner)
     .where('d.status', '=', 'pending')
     .execute();
@@ -249,7 +250,7 @@ export async function attemptsOf(db: Kysely<DB>, workspaceId: number, deliveryId
       .selectFrom('webhook_attempts')
       .select(['delivery_id', 'attempt', 'status_code', 'error', 'duration_ms', 'created_at'])
       .where('workspace_id', '=', workspaceId)
-      .where('delivery_id', 'in', deliveryIds.slice(i, i + 500))
+      .where('delivery_id', 'in', inList(deliveryIds.slice(i, i + 500)))
       .orderBy('id')
       .execute();
     for (const { delivery_id, ...attempt } of rows) byDelivery.get(delivery_id)?.push(attempt);

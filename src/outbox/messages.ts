@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { inList } from '../db/id-lists.ts';
 import { now } from '../db/json.ts';
 import { type ListParams, type ListSpec, listOf } from '../db/list-query.ts';
 import type { DB } from '../db/schema.ts';
@@ -64,7 +65,7 @@ export async function loadMessages(db: Kysely<DB>, owner: string, ids: number[])
     .selectFrom('messages as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
     .select(['m.id', 'm.workspace_id', 'm.channel', 'm.recipient', 'm.subject', 'm.body_text', 'm.body_html', 'm.attempts', 'm.message_id', 'w.name as workspace_name', 'w.settings'])
-    .where('m.id', 'in', ids)
+    .where('m.id', 'in', inList(ids))
     .where('m.locked_by', '=', owner)
     .where('m.status', '=', 'queued')
     .execute();

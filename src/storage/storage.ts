@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 // The file store behind uploads (DESIGN: storage/). Object keys are always chosen
@@ -8,6 +9,11 @@ export const PRIVATE_BUCKET = 'workspaces';
 export const PUBLIC_BUCKET = 'workspaces_pub';
 export type Bucket = typeof PRIVATE_BUCKET | typeof PUBLIC_BUCKET;
 export const isBucket = (value: string): value is Bucket => value === PRIVATE_BUCKET || value === PUBLIC_BUCKET;
+
+/** Keys we create: `<workspace id>/<32 hex>[.<ext>]`. Every driver refuses anything else, so no key can escape its root or prefix. */
+export const KEY_PATTERN = /^\d{1,10}\/[0-9a-f]{32}(\.[a-z0-9]{1,5})?$/;
+
+export const newKey = (workspaceId: number, ext: string) => `${workspaceId}/${randomBytes(16).toString('hex')}${ext ? `.${ext}` : ''}`;
 
 /** Bytes received into local staging, not yet visible in any bucket. */
 export interface Staged {

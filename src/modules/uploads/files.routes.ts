@@ -8,9 +8,9 @@ import { findFileByKey } from './uploads.repo.ts';
 import { findLogoByKey } from '../workspace/workspace.repo.ts';
 import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
 
-// D20: the embedded driver serves its own files, outside /api/v1 and without an
-// API key: private ones at /files/<key>?expires=&signature=, public ones at the
-// stable /files/public/<key>.
+// D20: files are served here whatever the driver (a directory or a bucket, F250),
+// outside /api/v1 and without an API key: private ones at
+// /files/<key>?expires=&signature=, public ones at the stable /files/public/<key>.
 
 const forbidden = () => new AppError(403, 'Invalid or expired file URL');
 const missing = () => new AppError(404, 'Not found');

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../http/context.ts';
-import { LocalStorage } from '../../storage/local-storage.ts';
+import { storageFromConfig } from '../../storage/drivers.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { Sweeper } from '../../storage/sweeper.ts';
 import { UrlSigner } from '../../storage/url-signer.ts';
@@ -16,7 +16,7 @@ const byContext = new WeakMap<AppContext, Files>();
 export function filesFor(ctx: AppContext): Files {
   let files = byContext.get(ctx);
   if (!files) {
-    const storage = new LocalStorage(ctx.config.storageDir, new UrlSigner(ctx.db), () => ctx.config.publicUrl);
+    const storage = storageFromConfig(ctx.config, new UrlSigner(ctx.db), () => ctx.config.publicUrl);
     files = { storage, sweeper: new Sweeper(ctx.db, storage) };
     byContext.set(ctx, files);
   }
