@@ -44,7 +44,7 @@ const monthEnd = (month: string): string => {
   return addDays(next, -1);
 };
 
-/** `from`..`to` checked (E27: a bad date or `from` after `to` is 400 naming it); default the current month where the workspace is. */
+/** `from`..`to` checked (E27: a bad date or `from` after `to` is 400 naming it); default the current month where the workspace is (F261). */
 export async function resolveRange(db: Kysely<DB>, workspaceId: number, q: { from?: string; to?: string }): Promise<Range & { timeZone: string | null }> {
   const timeZone = await workspaceTimezone(db, workspaceId);
   for (const field of ['from', 'to'] as const) {
@@ -110,6 +110,7 @@ export async function revenueReport(db: Kysely<DB>, workspaceId: number, q: Reve
 
 export async function receivablesReport(db: Kysely<DB>, workspaceId: number, q: ReceivablesQuery): Promise<ReceivablesRow[]> {
   if (q.as_of !== undefined && !isCalendarDate(q.as_of)) throw invalidField(['as_of'], 'must be a date (YYYY-MM-DD) that exists');
+  // F261: today's open balances, aged at as_of.
   const asOf = q.as_of ?? zonedDate(Date.now(), await workspaceTimezone(db, workspaceId));
   const rows = (
     await receivablesByClient(db, workspaceId, { asOf, d1: addDays(asOf, -1), d30: addDays(asOf, -30), d60: addDays(asOf, -60), d90: addDays(asOf, -90) })
@@ -141,6 +142,7 @@ interface Expense {
 
 export async function jobCostingReport(db: Kysely<DB>, workspaceId: number, q: RangeQuery): Promise<JobCostingRow[]> {
   const r = await resolveRange(db, workspaceId, q);
+  // F261: the period picks the jobs; each job's figures are the whole job's.
   const ids = await activeJobIds(db, workspaceId, r);
   if (!ids.length) return [];
   const [jobs, invoices, labour] = await Promise.all([jobsForCosting(db, workspaceId, ids), jobInvoices(db, workspaceId, ids), jobHoursByMember(db, workspaceId, ids)]);

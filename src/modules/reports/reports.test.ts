@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { pdfText } from '../../../test/pdf-text.ts';
 import { type Browser, setUp } from '../../../test/session-client.ts';
-import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, type Res, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // E26, E27: every cell of every report checked against a set of documents built
 // through the API, whose sums are worked out by hand below.
@@ -20,7 +20,7 @@ describe('reports', () => {
   const jobs = {} as Record<'j1' | 'j2' | 'j3' | 'j4', { id: number; number: number }>;
   const names = {} as Record<string, string>;
 
-  const ok = async (p: Promise<{ status: number; body: any }>, status = 201) => {
+  const ok = async (p: Promise<Res>, status = 201) => {
     const res = await p;
     assert.equal(res.status, status, JSON.stringify(res.body));
     return res.body.data;

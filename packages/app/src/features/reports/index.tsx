@@ -2,7 +2,7 @@
 // each the API's rows in a table (the figures are the API's, formatted), a chart
 // where one helps (revenue by month, receivables by age) and the same rows as CSV.
 // Owners, admins and managers only: the API refuses a member's session (reports:read).
-import { Button, Card, Group, Select, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
@@ -110,7 +110,7 @@ function Reports() {
       <Group align="end" gap="sm" wrap="wrap">
         <TextInput type="date" label="From" value={from} onChange={(e) => isDate(e.currentTarget.value) && set({ from: e.currentTarget.value })} w={170} />
         <TextInput type="date" label="To" value={to} onChange={(e) => isDate(e.currentTarget.value) && set({ to: e.currentTarget.value })} w={170} />
-        {tab === 'revenue' && <Select label="Group by" data={GROUPS} value={group} onChange={(v) => v && set({ group: v })} allowDeselect={false} w={140} />}
+        {tab === 'revenue' && <NativeSelect label="Group by" data={GROUPS} value={group} onChange={(e) => set({ group: e.currentTarget.value })} w={140} />}
         <Button component="a" href={csvHref} download variant="default">
           Download CSV
         </Button>
