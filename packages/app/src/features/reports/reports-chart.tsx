@@ -11,5 +11,5 @@ export interface ChartProps {
 
 /** A picture of the table below it (reports-page.tsx), hidden from screen readers. */
 export default function ReportChart({ data, dataKey, series, format }: ChartProps) {
-  return <BarChart h={240} data={data} dataKey={dataKey} series={series} valueFormatter={format} tickLine="y" aria-hidden="true" />;
+  return <BarChart h={240} data={data} dataKey={dataKey} series={series} valueFormatter={format} tickLine="y" yAxisProps={{ width: 88 }} aria-hidden="true" />;
 }
