@@ -60,7 +60,8 @@ describe('conventions', () => {
     const api = client(t.app, ws.token);
     const res = await api.get('/api/v1/users?sort_by=email&sort_direction=asc');
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['email', 'first_name', 'id', 'job_title', 'last_name', 'role', 'user_id']);
+    // E26: cost_rate too, for a caller with reports:read (a general key's read).
+    assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['cost_rate', 'email', 'first_name', 'id', 'job_title', 'last_name', 'role', 'user_id']);
     assert.deepEqual(res.body.data.map((u: { email: string }) => u.email), [ws.owner.email, 'zoe@crew.test'].sort());
     const found = await api.get('/api/v1/users?search=zoe');
     assert.deepEqual(found.body.data.map((u: { user_id: string }) => u.user_id), [m.user_id]);

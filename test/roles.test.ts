@@ -35,7 +35,7 @@ describe('roles', () => {
     member2 = await seedUser(t.db, ws.workspace.id, 'member');
     as.member2 = await setUp(t.app, t.db, ws.workspace.id, member2.user_id);
     const contact = (await api().post('/api/v1/contacts', { first_name: 'Cy', last_name: 'Client' })).body.data.id;
-    jobId = (await api().post('/api/v1/jobs', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }], expenses: [{ name: 'Pipe', amount: 12 }] })).body.data.id;
+    jobId = (await api().post('/api/v1/jobs', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }], expenses: [{ name: 'Pipe', amount: 12, date: '2025-01-10' }] })).body.data.id;
     quoteId = (await api().post('/api/v1/quotes', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     invoiceId = (await api().post('/api/v1/invoices', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     assert.equal((await api().put(`/api/v1/invoices/${invoiceId}/status`, { status: 'sent' })).status, 200);

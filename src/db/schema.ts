@@ -41,6 +41,8 @@ export interface UsersTable {
   role: string;
   job_title: string | null;
   preferences: Json;
+  /** 0027, E26: cost per hour in integer cents; null when unset. */
+  cost_rate_cents: number | null;
   created_at: string;
   updated_at: string;
 }

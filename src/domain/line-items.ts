@@ -30,6 +30,8 @@ export const LineItemInput = Type.Object({
   unitPrice: Money,
   taxable: Type.Optional(Type.Boolean()),
   optional: Type.Optional(Type.Boolean()),
+  /** E26: what the item costs the business per unit (job costing); never shown to the customer. Null or absent: none. */
+  unit_cost: Type.Optional(Nullable(Money)),
 });
 export type LineItemInput = Static<typeof LineItemInput>;
 
@@ -42,6 +44,8 @@ export const LineItem = Type.Object({
   unitPrice: Type.Number(),
   taxable: Type.Boolean(),
   optional: Type.Boolean(),
+  /** E26: present when set (F262); customer documents never show it. */
+  unit_cost: Type.Optional(Type.Number()),
 });
 export type LineItem = Static<typeof LineItem>;
 
@@ -71,6 +75,8 @@ export function normalizeLineItems(items: LineItemInput[]): LineItem[] {
     unitPrice: item.unitPrice,
     taxable: item.taxable ?? true,
     optional: item.optional ?? false,
+    // F262: only an item with a cost carries the key, so documents without costs read as before.
+    ...(item.unit_cost !== undefined && item.unit_cost !== null ? { unit_cost: item.unit_cost } : {}),
   }));
 }
 

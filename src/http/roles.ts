@@ -24,6 +24,7 @@ export const ROLE_SCOPES: Record<Role, readonly string[]> = {
     'users:read',
     'workspace:read',
     'notifications:write',
+    'reports:read', // E27
   ],
   // Reads what the field needs, no prices; events:write and timesheets:write are narrowed
   // to their own visits and time entries by the services (A14).

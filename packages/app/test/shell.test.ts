@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { checkPage, type Harness, skipBrowser, startHarness } from './harness.ts';
 
-const OFFICE = ['Home', 'Schedule', 'Clients', 'Requests', 'Quotes', 'Jobs', 'Invoices', 'Timesheets', 'Settings'];
+const OFFICE = ['Home', 'Schedule', 'Clients', 'Requests', 'Quotes', 'Jobs', 'Invoices', 'Timesheets', 'Reports', 'Settings'];
 const MEMBER = ['My day', 'Schedule', 'Clients', 'Jobs', 'Timesheets'];
 
 describe('the shell and Home (browser)', { skip: skipBrowser }, () => {
@@ -33,7 +33,7 @@ describe('the shell and Home (browser)', { skip: skipBrowser }, () => {
   const navLinks = async (page: import('playwright-core').Page) =>
     page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
 
-  test('owner: the nine links of the Main navigation; each page has its one h1, passes axe and fits 1280 px', async () => {
+  test('owner: the ten links of the Main navigation; each page has its one h1, passes axe and fits 1280 px', async () => {
     const { context, page } = await h.page();
     await h.signIn(page, ws.owner);
     await checkPage(page, 'Home');

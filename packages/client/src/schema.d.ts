@@ -161,6 +161,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workspace member
+         * @description Scope: `users:read`.
+         */
+        get: operations["getUser"];
+        /**
+         * Change a member's role, names, job title or cost per hour
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        put: operations["updateUser"];
+        post?: never;
+        /**
+         * Remove a member: their sessions end and their keys are revoked
+         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspace": {
         parameters: {
             query?: never;
@@ -1507,30 +1535,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/users/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Change a member's role, names or job title
-         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
-         */
-        put: operations["updateUser"];
-        post?: never;
-        /**
-         * Remove a member: their sessions end and their keys are revoked
-         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
-         */
-        delete: operations["deleteUser"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/home": {
         parameters: {
             query?: never;
@@ -1604,6 +1608,112 @@ export interface paths {
          *     Scope: the parent's module decides, `<module>:write` of the record's parent, checked per parent.
          */
         delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoiced and collected per month, client or service
+         * @description `invoiced`: totals of invoices neither draft nor cancelled, by their `date`; `collected`: payments by `paid_on`. `group=service`: line totals (before discount and tax) by line item name, `collected` 0. `from`/`to` default to the current month in the workspace timezone.
+         *
+         *     Scope: `reports:read`.
+         */
+        get: operations["getRevenueReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/receivables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open balances per client by age
+         * @description Balances of sent, partially paid and overdue invoices by days past `due_date` at `as_of` (default today); largest total first, then a last row `Total` with `contact_id` null.
+         *
+         *     Scope: `reports:read`.
+         */
+        get: operations["getReceivablesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/job-costing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue, costs and profit per job
+         * @description One row per job with a time entry, a counted invoice or an expense dated in the range; the figures are the job's: revenue (invoice totals less tax), labour (hours x cost per hour), line item costs, expenses, profit and margin.
+         *
+         *     Scope: `reports:read`.
+         */
+        get: operations["getJobCostingReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hours per member and week by timesheet status
+         * @description Scope: `reports:read`.
+         */
+        get: operations["getTimeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quotes sent per month, how many were accepted or declined, and the conversion
+         * @description Scope: `reports:read`.
+         */
+        get: operations["getQuotesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2371,6 +2481,18 @@ export interface components {
                 last_name: string | null;
             } | null;
         };
+        User: {
+            id: number;
+            /** Format: uuid */
+            user_id: string;
+            first_name: string | null;
+            last_name: string | null;
+            email: string;
+            role: string;
+            job_title: string | null;
+            /** @description Cost per hour (E26); only for callers with `reports:read` */
+            cost_rate?: number | null;
+        };
         Workspace: {
             id: number;
             name: string;
@@ -2558,6 +2680,7 @@ export interface components {
                 unitPrice: number;
                 taxable: boolean;
                 optional: boolean;
+                unit_cost?: number;
             }[];
             discount: number;
             /** @enum {unknown} */
@@ -2652,6 +2775,7 @@ export interface components {
                 unitPrice: number;
                 taxable: boolean;
                 optional: boolean;
+                unit_cost?: number;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -2744,6 +2868,7 @@ export interface components {
                 unitPrice: number;
                 taxable: boolean;
                 optional: boolean;
+                unit_cost?: number;
             }[];
             discount: number;
             /** @enum {unknown} */
@@ -2813,6 +2938,7 @@ export interface components {
                 unitPrice: number;
                 taxable: boolean;
                 optional: boolean;
+                unit_cost?: number;
             }[];
             discount: number;
             /** @enum {unknown} */
@@ -2929,6 +3055,85 @@ export interface components {
             /** @description Hours before a visit starts that its client gets `appointment_reminder` (an all-day visit: before 09:00 that day); 0 is off */
             visit_reminder_hours: number;
         };
+        Pagination: {
+            page: number;
+            per_page: number;
+            total_pages: number;
+        };
+        ReportsRevenueListItem: {
+            /** @description `YYYY-MM`, the contact id, or the line item name */
+            key: string | null;
+            label: string;
+            /** @description Money, 2 decimals */
+            invoiced: number;
+            /** @description Money, 2 decimals */
+            collected: number;
+        };
+        ReportsReceivableListItem: {
+            contact_id: number | null;
+            name: string;
+            /** @description Money, 2 decimals */
+            current: number;
+            /** @description Money, 2 decimals */
+            days_1_30: number;
+            /** @description Money, 2 decimals */
+            days_31_60: number;
+            /** @description Money, 2 decimals */
+            days_61_90: number;
+            /** @description Money, 2 decimals */
+            days_over_90: number;
+            /** @description Money, 2 decimals */
+            total: number;
+        };
+        ReportsJobCostingListItem: {
+            job_id: number;
+            number: number;
+            name: string | null;
+            contact_id: number | null;
+            /** @description Money, 2 decimals */
+            revenue: number;
+            /** @description Hours, 2 decimals */
+            labour_hours: number;
+            /** @description Money, 2 decimals */
+            labour_cost: number;
+            /** @description Money, 2 decimals */
+            line_costs: number;
+            /** @description Money, 2 decimals */
+            expenses: number;
+            /** @description Money, 2 decimals */
+            profit: number;
+            /** @description Percent, 1 decimal; null when there is nothing to divide by */
+            margin: number | null;
+        };
+        ReportsTimeListItem: {
+            /** Format: uuid */
+            user_id: string;
+            name: string;
+            week_start: string;
+            /** @description Hours, 2 decimals */
+            draft: number;
+            /** @description Hours, 2 decimals */
+            pending: number;
+            /** @description Hours, 2 decimals */
+            approved: number;
+            /** @description Hours, 2 decimals */
+            rejected: number;
+            /** @description Hours, 2 decimals */
+            total: number;
+        };
+        ReportsQuoteListItem: {
+            /** @description `YYYY-MM` */
+            key: string;
+            sent: number;
+            accepted: number;
+            declined: number;
+            /** @description Money, 2 decimals */
+            sent_amount: number;
+            /** @description Money, 2 decimals */
+            accepted_amount: number;
+            /** @description Percent, 1 decimal; null when there is nothing to divide by */
+            conversion: number | null;
+        };
         GetSetupLinkBody: {
             token: string;
         };
@@ -2956,11 +3161,6 @@ export interface components {
                 options: string[] | null;
                 required: boolean;
             }[];
-        };
-        Pagination: {
-            page: number;
-            per_page: number;
-            total_pages: number;
         };
         ContactListItem: {
             id: number;
@@ -3013,16 +3213,6 @@ export interface components {
             created_at: string;
             updated_at: string;
             role: string;
-        };
-        UserListItem: {
-            id: number;
-            /** Format: uuid */
-            user_id: string;
-            first_name: string | null;
-            last_name: string | null;
-            email: string;
-            role: string;
-            job_title: string | null;
         };
         EventListItem: {
             id: number;
@@ -3286,6 +3476,14 @@ export interface components {
             /** @enum {unknown} */
             role?: "owner" | "tenant" | "manager" | "agent" | "other";
         };
+        UpdateUserBody: {
+            /** @enum {unknown} */
+            role?: "owner" | "admin" | "manager" | "member";
+            first_name?: string | null;
+            last_name?: string | null;
+            job_title?: string | null;
+            cost_rate?: number | null;
+        };
         UpdateWorkspaceBody: {
             name?: string;
             country?: string | null;
@@ -3430,6 +3628,7 @@ export interface components {
                 unitPrice: number;
                 taxable?: boolean;
                 optional?: boolean;
+                unit_cost?: number | null;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -3475,7 +3674,7 @@ export interface components {
                 name: string;
                 description?: string | null;
                 /** Format: date */
-                date?: string | null;
+                date: string;
                 amount: number;
                 category?: string | null;
                 receipt_upload_id?: number | null;
@@ -3509,6 +3708,7 @@ export interface components {
                 unitPrice: number;
                 taxable?: boolean;
                 optional?: boolean;
+                unit_cost?: number | null;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -3555,6 +3755,7 @@ export interface components {
                 unitPrice: number;
                 taxable: boolean;
                 optional: boolean;
+                unit_cost?: number;
             }[];
             discount: number;
             /** @enum {unknown} */
@@ -3656,6 +3857,7 @@ export interface components {
                 unitPrice: number;
                 taxable?: boolean;
                 optional?: boolean;
+                unit_cost?: number | null;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -3725,6 +3927,7 @@ export interface components {
                 unitPrice: number;
                 taxable?: boolean;
                 optional?: boolean;
+                unit_cost?: number | null;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -3753,6 +3956,7 @@ export interface components {
                 unitPrice: number;
                 taxable?: boolean;
                 optional?: boolean;
+                unit_cost?: number | null;
             }[];
             discount?: number;
             /** @enum {unknown} */
@@ -3859,13 +4063,6 @@ export interface components {
             role: "owner" | "admin" | "manager" | "member";
             first_name?: string;
             last_name?: string;
-        };
-        UpdateUserBody: {
-            /** @enum {unknown} */
-            role?: "owner" | "admin" | "manager" | "member";
-            first_name?: string | null;
-            last_name?: string | null;
-            job_title?: string | null;
         };
         UpdateWorkspaceAutomationsBody: {
             /** @description Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct) */
@@ -4876,7 +5073,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["UserListItem"][];
+                        data: components["schemas"]["User"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4884,6 +5081,120 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -9091,86 +9402,6 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
-    updateUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
-                "idempotency-key"?: string;
-            };
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateUserBody"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
-                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["UserListItem"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
-    deleteUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
-                "idempotency-key"?: string;
-            };
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Deleted"];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
     getHome: {
         parameters: {
             query?: {
@@ -9343,6 +9574,210 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRevenueReport: {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive); default the first day of the current month in the workspace timezone */
+                from?: string;
+                /** @description Last day (inclusive); default the last day of the current month in the workspace timezone */
+                to?: string;
+                /** @description `csv`: the rows as CSV (as `Accept: text/csv` asks) */
+                format?: "json" | "csv";
+                group?: "month" | "client" | "service";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (every one on one page), or the same rows as CSV */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportsRevenueListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getReceivablesReport: {
+        parameters: {
+            query?: {
+                /** @description The day balances are aged at; default today in the workspace timezone */
+                as_of?: string;
+                /** @description `csv`: the rows as CSV (as `Accept: text/csv` asks) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (every one on one page), or the same rows as CSV */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportsReceivableListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getJobCostingReport: {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive); default the first day of the current month in the workspace timezone */
+                from?: string;
+                /** @description Last day (inclusive); default the last day of the current month in the workspace timezone */
+                to?: string;
+                /** @description `csv`: the rows as CSV (as `Accept: text/csv` asks) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (every one on one page), or the same rows as CSV */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportsJobCostingListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getTimeReport: {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive); default the first day of the current month in the workspace timezone */
+                from?: string;
+                /** @description Last day (inclusive); default the last day of the current month in the workspace timezone */
+                to?: string;
+                /** @description `csv`: the rows as CSV (as `Accept: text/csv` asks) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (every one on one page), or the same rows as CSV */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportsTimeListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getQuotesReport: {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive); default the first day of the current month in the workspace timezone */
+                from?: string;
+                /** @description Last day (inclusive); default the last day of the current month in the workspace timezone */
+                to?: string;
+                /** @description `csv`: the rows as CSV (as `Accept: text/csv` asks) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows (every one on one page), or the same rows as CSV */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportsQuoteListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

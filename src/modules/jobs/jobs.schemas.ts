@@ -1,6 +1,6 @@
 import { type Static, type TOptional, type TProperties, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
-import { Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { MAX_PRICE, pricingInput, pricingOutput } from '../../domain/line-items.ts';
 import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
@@ -77,8 +77,9 @@ export const ExpenseInput = Type.Object({
   id: Type.Optional(Uuid),
   name: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Nullable(Text(5000))),
-  date: Type.Optional(Nullable(CalendarDate)),
-  amount: Money,
+  /** E26: required, as `name` and an amount above 0: an expense counts as a cost on its date. */
+  date: CalendarDate,
+  amount: Type.Number({ exclusiveMinimum: 0, maximum: MAX_PRICE }),
   category: Type.Optional(Nullable(Str(100))),
   receipt_upload_id: Type.Optional(Nullable(Id)),
 });

@@ -50,7 +50,7 @@ const normalizeExpenses = (items: ExpenseInput[]): Expense[] =>
     id: e.id,
     name: e.name,
     description: e.description ?? null,
-    date: e.date ?? null,
+    date: e.date,
     amount: e.amount,
     category: e.category ?? null,
     receipt_upload_id: e.receipt_upload_id ?? null,

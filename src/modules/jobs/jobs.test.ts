@@ -57,7 +57,7 @@ describe('jobs', () => {
       expected_end_date: '2025-06-30',
       expenses: [
         { name: 'Gravel', amount: 120.5, date: '2025-06-01', category: 'materials', receipt_upload_id: 7 },
-        { name: 'Fuel', amount: 30 },
+        { name: 'Fuel', amount: 30, date: '2025-06-02' },
       ],
     });
     assert.equal(res.status, 201);
@@ -67,11 +67,32 @@ describe('jobs', () => {
       { ...gravel, id: 'x' },
       { id: 'x', name: 'Gravel', description: null, date: '2025-06-01', amount: 120.5, category: 'materials', receipt_upload_id: 7 },
     );
-    assert.deepEqual({ ...fuel, id: 'x' }, { id: 'x', name: 'Fuel', description: null, date: null, amount: 30, category: null, receipt_upload_id: null });
+    assert.deepEqual({ ...fuel, id: 'x' }, { id: 'x', name: 'Fuel', description: null, date: '2025-06-02', amount: 30, category: null, receipt_upload_id: null });
     assert.equal(res.body.data.total, 0, 'expenses are not line items');
     const put = await api.put(`/api/v1/jobs/${res.body.data.id}`, { expenses: [{ ...fuel, amount: 35 }] });
     assert.deepEqual(put.body.data.expenses, [{ ...fuel, amount: 35 }]);
     assert.equal(put.body.data.type, 'recurring');
+  });
+
+  test('E26 expenses: name, an amount above 0 and a date are required, 400 naming expenses.<n>.<field>', async () => {
+    const cases: [object, string][] = [
+      [{ amount: 5, date: '2025-06-01' }, 'expenses.1.name'],
+      [{ name: 'Fuel', amount: 0, date: '2025-06-01' }, 'expenses.1.amount'],
+      [{ name: 'Fuel', amount: -3, date: '2025-06-01' }, 'expenses.1.amount'],
+      [{ name: 'Fuel', date: '2025-06-01' }, 'expenses.1.amount'],
+      [{ name: 'Fuel', amount: 5 }, 'expenses.1.date'],
+      [{ name: 'Fuel', amount: 5, date: '2025-13-01' }, 'expenses.1.date'],
+    ];
+    const before = (await api.get('/api/v1/jobs')).body.pagination;
+    for (const [bad, field] of cases) {
+      const res = await api.post('/api/v1/jobs', { name: 'Costed', expenses: [{ name: 'Ok', amount: 1, date: '2025-06-01' }, bad] });
+      assert.equal(res.status, 400, JSON.stringify(bad));
+      assert.ok(
+        res.body.details.some((d: { path: (string | number)[] }) => d.path.join('.') === field),
+        `${JSON.stringify(bad)}: ${JSON.stringify(res.body.details)}`,
+      );
+    }
+    assert.deepEqual((await api.get('/api/v1/jobs')).body.pagination, before, 'nothing written');
   });
 
   test('single GET is expanded with contact, property, request, quote and salesperson', async () => {
@@ -115,8 +136,8 @@ describe('jobs', () => {
       [{ status: 'done' }, ['status']],
       [{ type: 'weekly' }, ['type']],
       [{ expected_end_date: '2025-02-29' }, ['expected_end_date']],
-      [{ expenses: [{ name: 'x', amount: -1 }] }, ['expenses', 0, 'amount']],
-      [{ expenses: [{ amount: 1 }] }, ['expenses', 0, 'name']],
+      [{ expenses: [{ name: 'x', amount: -1, date: '2025-01-01' }] }, ['expenses', 0, 'amount']],
+      [{ expenses: [{ amount: 1, date: '2025-01-01' }] }, ['expenses', 0, 'name']],
       [{ expenses: [{ name: 'x', amount: 1, date: '1/1/25' }] }, ['expenses', 0, 'date']],
       [{ line_items: [{ name: 'a', unitPrice: 1, quantity: -2 }] }, ['line_items', 0, 'quantity']],
       [{ deposit_unit: 'EUR' }, ['deposit_unit']],

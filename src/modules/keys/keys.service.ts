@@ -35,6 +35,8 @@ export const ALL_SCOPES = [
   'workspace:write',
   'custom_fields:write',
   'notifications:read',
+  // E27: the reports (and E26's costs beside them); a general key's `read` grants it.
+  'reports:read',
   'read',
   'write',
 ];

@@ -5,6 +5,7 @@ import { listQuery } from '../../db/list-query.ts';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { ROLES } from '../../http/roles.ts';
+import { Money } from '../../domain/line-items.ts';
 import { Deleted, Email, IdParams, Nullable, Ok, Page, Str, Timestamp, Uuid } from '../../kernel/schemas.ts';
 import { User } from '../users/users.routes.ts';
 import { INVITE_SORT } from './team.repo.ts';
@@ -34,6 +35,8 @@ const UserUpdate = Type.Object({
   first_name: Type.Optional(Nullable(Str(100))),
   last_name: Type.Optional(Nullable(Str(100))),
   job_title: Type.Optional(Nullable(Str(100))),
+  /** E26: money per hour (2 decimals at most); null clears it. */
+  cost_rate: Type.Optional(Nullable(Money)),
 });
 
 /**
@@ -69,7 +72,7 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
   );
   app.put(
     '/users/:user_id',
-    { config, schema: { tags, summary: "Change a member's role, names or job title", params: UserParams, body: UserUpdate, response: { 200: Ok(User) } } },
+    { config, schema: { tags, summary: "Change a member's role, names, job title or cost per hour", params: UserParams, body: UserUpdate, response: { 200: Ok(User) } } },
     async (req) => ({ success: true as const, data: await service.update(req.auth, req.params.user_id, req.body) }),
   );
   app.delete(

@@ -4,11 +4,12 @@ import type { DB } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { transact } from '../../http/transact.ts';
-import { AppError, conflict, notFound } from '../../kernel/errors.ts';
+import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
+import { toCents } from '../../domain/money.ts';
 import { queueMessage } from '../../outbox/messages.ts';
 import { mintSetupLink } from '../accounts/accounts.service.ts';
-import { countOwners, findUser } from '../users/users.repo.ts';
-import { addUser, type Role, setUser, userView } from '../users/users.service.ts';
+import { countOwners, findUser, updateUser } from '../users/users.repo.ts';
+import { addUser, type Role, setUser, userViewFor } from '../users/users.service.ts';
 import { findWorkspace } from '../workspace/workspace.repo.ts';
 import { deleteMember, findInvite, listInvites, revokeKeysOf } from './team.repo.ts';
 
@@ -117,7 +118,13 @@ export function teamService({ db, config, authenticator }: AppContext) {
     },
 
     /** PUT /users/:user_id: role, job title, names (the service of `fieldwork user set`). */
-    update(auth: AuthContext, userId: string, body: { role?: Role; first_name?: string | null; last_name?: string | null; job_title?: string | null }) {
+    update(auth: AuthContext, userId: string, body: { role?: Role; first_name?: string | null; last_name?: string | null; job_title?: string | null; cost_rate?: number | null }) {
+      const { cost_rate, ...fields } = body;
+      let costRateCents: number | null | undefined;
+      if (cost_rate !== undefined && cost_rate !== null) {
+        costRateCents = toCents(cost_rate);
+        if (costRateCents === null) throw invalidField(['cost_rate'], 'must have at most 2 decimals');
+      } else costRateCents = cost_rate;
       return transact(db, auth, async (trx) => {
         const member = await findUser(trx, auth.workspaceId, userId);
         if (!member) throw notFound('User');
@@ -125,8 +132,10 @@ export function teamService({ db, config, authenticator }: AppContext) {
           guardOwner(auth, member.role);
           guardOwner(auth, body.role);
         }
-        const pairs = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v ?? '']));
-        return userView((await setUser(trx, auth.workspaceId, userId, pairs)).user);
+        const pairs = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
+        let { user } = await setUser(trx, auth.workspaceId, userId, pairs);
+        if (costRateCents !== undefined) user = await updateUser(trx, user.id, { cost_rate_cents: costRateCents });
+        return userViewFor(auth, user);
       });
     },
 

@@ -5,6 +5,8 @@ import type { DB } from '../../db/schema.ts';
 import { findWorkspace } from '../workspace/workspace.repo.ts';
 import { INTERNAL_NOTIFICATIONS } from '../workspace/workspace.service.ts';
 import { conflict } from '../../kernel/errors.ts';
+import { fromCents } from '../../domain/money.ts';
+import { hasScope } from '../../domain/scopes.ts';
 import { countOwners, emailTaken, findUser, insertUser, updateUser, type UserRow } from './users.repo.ts';
 
 import { ROLES, type Role } from '../../http/roles.ts';
@@ -15,6 +17,15 @@ export type Preferences = Record<string, boolean>;
 /** The SPEC User object. */
 export function userView(u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title'>) {
   return { id: u.id, user_id: u.user_id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, job_title: u.job_title };
+}
+
+/** E26: who may read members' `cost_rate`: the callers that may read the reports. */
+export const seesCosts = (auth: { scopes: readonly string[] }): boolean => hasScope(auth.scopes, 'reports:read');
+
+/** The User object as `auth` may read it: `cost_rate` (money per hour, null when unset) only for those who see costs (E26). */
+export function userViewFor(auth: { scopes: readonly string[] }, u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title' | 'cost_rate_cents'>) {
+  const view = userView(u);
+  return seesCosts(auth) ? { ...view, cost_rate: u.cost_rate_cents === null ? null : fromCents(u.cost_rate_cents) } : view;
 }
 
 export interface NewUser {

@@ -11,6 +11,7 @@ export const NAV_LINKS: { label: string; to: string; roles: readonly Role[] }[] 
   { label: 'Jobs', to: '/jobs', roles: ['owner', 'admin', 'manager', 'member'] },
   { label: 'Invoices', to: '/invoices', roles: ['owner', 'admin', 'manager'] },
   { label: 'Timesheets', to: '/timesheets', roles: ['owner', 'admin', 'manager', 'member'] },
+  { label: 'Reports', to: '/reports', roles: ['owner', 'admin', 'manager'] },
   { label: 'Settings', to: '/settings', roles: ['owner', 'admin'] },
 ];
 

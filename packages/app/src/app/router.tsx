@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
           { path: 'jobs/*', ...page(() => import('../features/jobs/index.tsx')) },
           { path: 'invoices/*', ...page(() => import('../features/invoices/index.tsx')) },
           { path: 'timesheets/*', ...page(() => import('../features/timesheets/index.tsx')) },
+          { path: 'reports/*', ...page(() => import('../features/reports/index.tsx')) },
           { path: 'settings/*', ...page(() => import('../features/settings/index.tsx')) },
           { path: '*', element: <NotFound /> },
         ],

@@ -17,6 +17,8 @@ export interface EditableLine {
   unitPrice: number;
   taxable: boolean;
   optional: boolean;
+  /** E26: what a unit costs the business (job costing); the office's eyes only. */
+  unit_cost?: number | null;
 }
 
 export interface Pricing {
@@ -52,11 +54,13 @@ interface StoredLine {
   unitPrice: number;
   taxable: boolean;
   optional: boolean;
+  unit_cost?: number;
 }
 
 export const toEditable = (items: readonly StoredLine[]): EditableLine[] => items.map((i) => ({ ...i, description: i.description ?? '' }));
 /** The body's `line_items`: an empty description is no description. */
-export const toBody = (items: readonly EditableLine[]) => items.map((i) => ({ ...i, description: i.description.trim() || null }));
+export const toBody = (items: readonly EditableLine[]) =>
+  items.map(({ unit_cost, ...i }) => ({ ...i, description: i.description.trim() || null, ...(typeof unit_cost === 'number' ? { unit_cost } : {}) }));
 
 const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0);
 
@@ -210,6 +214,14 @@ const LineRow = memo(function LineRow({ item, index, count, workspace, set, move
         <Textarea label="Description" autosize minRows={1} value={item.description} onChange={(e) => set(index, { description: e.currentTarget.value })} />
         <NumberInput label="Quantity" min={0} decimalScale={4} value={item.quantity} onChange={(v) => set(index, { quantity: num(v) })} />
         <NumberInput label="Unit price" min={0} decimalScale={2} value={item.unitPrice} onChange={(v) => set(index, { unitPrice: num(v) })} />
+        {/* A172: the cost is the office's (job costing); customers' documents never show it. Empty: none. */}
+        <NumberInput
+          label="Unit cost"
+          min={0}
+          decimalScale={2}
+          value={item.unit_cost ?? ''}
+          onChange={(v) => set(index, { unit_cost: v === '' ? null : num(v) })}
+        />
       </SimpleGrid>
       <Group mt="xs" justify="space-between" wrap="wrap">
         <Group gap="md">

@@ -12,6 +12,7 @@ import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, RecordTable, StatusBadge } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
+import { Expenses } from './expenses.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
@@ -286,6 +287,7 @@ function JobPage() {
       <DocumentSection title="Time logged">
         <Text size="sm">{`${Math.round(hours * 100) / 100} hours`}</Text>
       </DocumentSection>
+      {j.expenses && <Expenses jobId={id} expenses={j.expenses} writes={writes} today={todayIn(ws.timezone)} workspace={ws} />}
       {seesInvoices && (
         <DocumentSection title="Invoices">
           <RecordTable

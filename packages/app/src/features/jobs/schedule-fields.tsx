@@ -15,7 +15,7 @@ import { asInvoicing, asRepeats, DAY_LABELS, type Ends, INVOICING, type Invoicin
 
 export type JobFields = { schedule: ScheduleValues; invoicing: Invoicing };
 export type JobValues = DocumentValues & JobFields;
-type Member = components['schemas']['UserListItem'];
+type Member = components['schemas']['User'];
 
 const memberName = (m: Pick<Member, 'first_name' | 'last_name' | 'email'>) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
 const WEEKDAY_NAME = new Intl.DateTimeFormat('en', { weekday: 'short', timeZone: 'UTC' });

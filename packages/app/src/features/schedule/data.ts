@@ -9,7 +9,7 @@ import { allPages } from '../../lib/pages.ts';
 import { movedRule } from '../../lib/rrule.ts';
 
 export type Visit = components['schemas']['EventListItem'];
-export type Member = components['schemas']['UserListItem'];
+export type Member = components['schemas']['User'];
 export type JobItem = components['schemas']['JobListItem'];
 export type ContactItem = components['schemas']['ContactListItem'];
 export type VisitChange = Partial<Pick<Visit, 'name' | 'job_id' | 'start_date' | 'end_date' | 'start_time' | 'end_time' | 'all_day' | 'multi_day' | 'assignee_ids'>>;

@@ -2,7 +2,7 @@
 // member" (an email with a setup link valid 7 days), and pending invites with
 // "Resend" and "Cancel". Refusals (the last owner, an admin touching an owner)
 // come from the API and show as its message.
-import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,7 +13,7 @@ import { formatAgo } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 
 type Role = components['schemas']['CreateTeamInviteBody']['role'];
-type Member = components['schemas']['UserListItem'];
+type Member = components['schemas']['User'];
 const ROLES: { value: Role; label: string }[] = [
   { value: 'owner', label: 'Owner' },
   { value: 'admin', label: 'Admin' },
@@ -193,6 +193,7 @@ function Members() {
             <Table.Tr>
               <Table.Th>Name</Table.Th>
               <Table.Th>Role</Table.Th>
+              <Table.Th>Cost per hour</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -224,6 +225,9 @@ function Members() {
                   />
                 </Table.Td>
                 <Table.Td>
+                  <CostPerHour member={m} />
+                </Table.Td>
+                <Table.Td>
                   <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === m.user_id} onClick={() => remove.mutate(m.user_id)}>
                     Remove
                   </Button>
@@ -234,5 +238,34 @@ function Members() {
         </Table>
       </Table.ScrollContainer>
     </Stack>
+  );
+}
+
+/** A10: a member's cost per hour (E26, job costing), saved when the field is left; empty clears it. */
+function CostPerHour({ member }: { member: Member }) {
+  const client = useQueryClient();
+  const saved = member.cost_rate ?? null;
+  const [value, setValue] = useState<string | number>(saved ?? '');
+  const save = useMutation({
+    mutationFn: (cost_rate: number | null) =>
+      unwrap(api.PUT('/api/v1/users/{user_id}', { params: { path: { user_id: member.user_id } }, body: { cost_rate }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+    onSettled: () => client.invalidateQueries({ queryKey: MEMBERS }),
+  });
+  return (
+    <NumberInput
+      aria-label={`Cost per hour for ${nameOf(member)}`}
+      size="xs"
+      w={110}
+      min={0}
+      decimalScale={2}
+      hideControls
+      value={value}
+      onChange={setValue}
+      error={save.error?.message}
+      onBlur={() => {
+        const next = value === '' ? null : Number(value);
+        if (next !== saved && (next === null || Number.isFinite(next))) save.mutate(next);
+      }}
+    />
   );
 }
