@@ -524,6 +524,8 @@ describe('E11 idempotency keys', () => {
       ['PUT', () => `/api/v1/requests/${ids.request}/status`, () => ({ status: 'responded' }), null],
       ['POST', () => '/api/v1/quotes', () => ({ contact_id: otherContact }), 'quotes'],
       ['PUT', () => `/api/v1/quotes/${ids.quote}/status`, () => ({ status: 'accepted' }), null],
+      // Before the create: the ids kept below are taken from the last POST under /jobs.
+      ['POST', () => '/api/v1/jobs/schedule-preview', () => ({ rrule: 'FREQ=WEEKLY;BYDAY=TU', starts_on: '2026-01-01' }), null],
       ['POST', () => '/api/v1/jobs', () => ({ name: 'Install' }), 'jobs'],
       ['PUT', () => `/api/v1/jobs/${ids.job}`, () => ({ name: 'Install, fortnightly', type: 'recurring', schedule: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', starts_on: '2030-01-01', all_day: true } }), null],
       ['PUT', () => `/api/v1/jobs/${ids.job}/status`, () => ({ status: 'scheduled' }), null],

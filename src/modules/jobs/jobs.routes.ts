@@ -25,7 +25,7 @@ export async function jobsRoutes(fastify: FastifyInstance, ctx: AppContext) {
   app.post(
     '/jobs/schedule-preview',
     {
-      config: { scope: 'jobs:read' },
+      config: { scope: 'jobs:read', successStatus: 200 },
       schema: { tags: ['Job'], summary: "Preview a recurring job's rule: its first dates and description", body: SchedulePreviewBody, response: { 200: Ok(SchedulePreview) } },
     },
     async (req) => ({ success: true as const, data: await previewSchedule(ctx.db, req.auth.workspaceId, req.body) }),
