@@ -3,12 +3,13 @@
 // country, currency, time zone and emails; its errors show by their fields.
 import { Button, Card, Group, Image, Input, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiFailure, api, unwrap } from '../../lib/api.ts';
 import { ME_KEY } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Workspace = components['schemas']['Workspace'];
 const TEXT_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about', 'reply_to', 'address', 'phone', 'email', 'website', 'tax_number'] as const;
@@ -132,8 +133,8 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
     client.setQueryData(['workspace'], result.data);
     if (input.current) input.current.value = '';
   };
-  const upload = useMutation({
-    mutationFn: (file: File) =>
+  const upload = useApiAction({
+    run: (file: File, { idempotencyKey }) =>
       unwrap(
         api.PUT('/api/v1/workspace/logo', {
           body: { file: file.name },
@@ -143,13 +144,13 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
             fd.set('file', file, file.name);
             return fd;
           },
-          headers: { 'idempotency-key': crypto.randomUUID() },
+          headers: { 'idempotency-key': idempotencyKey },
         }),
       ),
     onSuccess: done,
   });
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/v1/workspace/logo', { headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const remove = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/workspace/logo', { headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: done,
   });
   const failure = upload.error ?? remove.error;
@@ -175,18 +176,18 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
             accept="image/png,image/jpeg"
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-description${error ? ` ${id}-error` : ''}`}
-            disabled={upload.isPending}
+            disabled={upload.pending}
             onChange={(e) => {
               const file = e.currentTarget.files?.[0];
               remove.reset();
-              if (file) upload.mutate(file);
+              if (file) upload.run(file);
             }}
             style={{ display: 'block', maxWidth: '100%', marginTop: 4 }}
           />
         </Input.Wrapper>
         {workspace.logo_url && (
           <Group>
-            <Button variant="default" color="red" loading={remove.isPending} onClick={() => (upload.reset(), remove.mutate())}>
+            <Button variant="default" color="red" loading={remove.pending} onClick={() => (upload.reset(), remove.run())}>
               Remove logo
             </Button>
           </Group>
