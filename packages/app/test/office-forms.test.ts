@@ -1,12 +1,16 @@
 // What a new owner tripped over (A13), in a real browser, checked through the
 // API: every write button safe against a double click (one invoice, one email,
 // one payment: A160); validation messages in words for people (A161); a form
-// with unsaved changes warns before the page is left or reloaded (A162).
+// with unsaved changes warns before the page is left or reloaded (A162); time
+// zone, country and currency from lists, a new workspace in its owner's browser's
+// zone, dates in the workspace's zone (A163-A165).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
+import { createKey } from '../../../src/modules/keys/keys.service.ts';
+import { createWorkspace } from '../../../src/modules/workspace/workspace.service.ts';
 import { waitFor } from '../../../test/webhook-receiver.ts';
-import { checkPage, type Harness, skipBrowser, startHarness } from './harness.ts';
+import { checkPage, type Harness, PASSWORD, skipBrowser, startHarness } from './harness.ts';
 
 /** Two clicks in one task: the second comes before the app can re-render (a fast double click). */
 const doubleClick = (target: Locator) =>
@@ -132,6 +136,45 @@ describe('office forms (browser)', { skip: skipBrowser }, () => {
     await page.getByRole('button', { name: 'Save client' }).click();
     await checkPage(page, 'Wendy Saved');
     assert.equal(dialogs.length, 3, 'saving asks nothing');
+    await context.close();
+  });
+
+  test("time zone, country and currency are chosen from lists; a new workspace takes the browser's zone; dates are the workspace's", async () => {
+    // The first owner sets up from a browser in Los Angeles: the workspace (UTC by default) moves there.
+    const made = await createWorkspace(h.db, { name: 'Westside Gardens', owner: { email: 'west@example.test', first_name: 'Wes', last_name: 'West' } });
+    assert.equal(made.workspace.timezone, 'UTC');
+    const context = await h.browser.newContext({ viewport: { width: 375, height: 740 }, baseURL: h.origin, timezoneId: 'America/Los_Angeles' });
+    const page = await context.newPage();
+    await page.goto(await h.setupPath(made.workspace.id, made.owner.user_id));
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await checkPage(page, 'Home');
+    const zoneOf = async (id: number) => (await h.db.selectFrom('workspaces').select('timezone').where('id', '=', id).executeTakeFirstOrThrow()).timezone;
+    assert.equal(await zoneOf(made.workspace.id), 'America/Los_Angeles');
+
+    // A client created at 21:00 in Los Angeles (05:00 UTC the next day) was created on the 4th there.
+    const key = await createKey(h.db, { workspaceId: made.workspace.id, type: 'general' });
+    const { id } = (await h.call(key.token, 'POST', '/api/v1/contacts', { first_name: 'Eve', last_name: 'Evening' })).data as { id: number };
+    await h.db.updateTable('contacts').set({ created_at: '2026-03-05T05:00:00.000Z', updated_at: '2026-03-05T05:00:00.000Z' }).where('id', '=', id).execute();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/app/clients');
+    const row = page.getByRole('row').filter({ hasText: 'Eve Evening' });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? "", /March 4, 2026/);
+    assert.doesNotMatch((await row.textContent()) ?? "", /March 5, 2026/);
+
+    // Settings -> Company: the three are lists.
+    await page.goto('/app/settings/company');
+    await checkPage(page, 'Company');
+    assert.ok((await page.getByLabel('Time zone').locator('option').count()) > 300, 'every zone');
+    await page.getByLabel('Time zone').selectOption('America/Chicago');
+    await page.getByLabel('Country').selectOption({ label: 'Canada (CA)' });
+    await page.getByLabel('Currency').selectOption({ label: 'EUR – Euro' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const w = await h.db.selectFrom('workspaces').select(['timezone', 'country', 'currency']).where('id', '=', made.workspace.id).executeTakeFirstOrThrow();
+    assert.deepEqual(w, { timezone: 'America/Chicago', country: 'CA', currency: 'eur' });
+    await page.screenshot({ path: '/tmp/shots/company-1280.png', fullPage: true }).catch(() => {});
     await context.close();
   });
 });

@@ -104,7 +104,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A contact's property, with that link's role and its access notes
+         * @description Scope: `properties:read`.
+         */
+        get: operations["getContactProperty"];
         /**
          * Update a contact's property and its link role
          * @description Scope: `properties:write`.
@@ -2275,6 +2279,23 @@ export interface components {
                 last_name: string | null;
             } | null;
         };
+        ContactProperty: {
+            id: number;
+            address: {
+                street: string;
+                street_2: string;
+                city: string;
+                state: string;
+                postal_code: string;
+                country: string;
+            };
+            property_type: string;
+            access_notes: string | null;
+            workspace_id: number;
+            created_at: string;
+            updated_at: string;
+            role: string;
+        };
         Workspace: {
             id: number;
             name: string;
@@ -2497,6 +2518,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -2586,6 +2608,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -2874,26 +2897,11 @@ export interface components {
                 country: string;
             };
             property_type: string;
+            access_notes: string | null;
             workspace_id: number;
             created_at: string;
             updated_at: string;
             contact_ids: number[];
-        };
-        ContactPropertyListItem: {
-            id: number;
-            address: {
-                street: string;
-                street_2: string;
-                city: string;
-                state: string;
-                postal_code: string;
-                country: string;
-            };
-            property_type: string;
-            workspace_id: number;
-            created_at: string;
-            updated_at: string;
-            role: string;
         };
         UserListItem: {
             id: number;
@@ -3133,6 +3141,7 @@ export interface components {
                 postal_code?: string;
                 country?: string;
             };
+            access_notes?: string | null;
             property_id?: number;
             /** @enum {unknown} */
             property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
@@ -3148,6 +3157,7 @@ export interface components {
                 postal_code?: string;
                 country?: string;
             };
+            access_notes?: string | null;
             /** @enum {unknown} */
             property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
             /** @enum {unknown} */
@@ -3428,6 +3438,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -4478,7 +4489,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"][];
+                        data: components["schemas"]["ContactProperty"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4522,7 +4533,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"];
+                        data: components["schemas"]["ContactProperty"];
                     };
                 };
             };
@@ -4532,6 +4543,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getContactProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                propertyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContactProperty"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4568,7 +4614,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"];
+                        data: components["schemas"]["ContactProperty"];
                     };
                 };
             };

@@ -8,6 +8,7 @@ import { useId, useRef, useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiFailure, api, unwrap } from '../../lib/api.ts';
+import { countryOptions, currencyOptions, timeZoneOptions } from '../../lib/regions.ts';
 import { ME_KEY } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
 
@@ -52,6 +53,10 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
     const props = form.getInputProps(name);
     return { ...props, onChange: (e: Parameters<typeof props.onChange>[0]) => (setSaved(false), props.onChange(e)) };
   };
+  const values = form.getValues();
+  // A163: the browser's own lists in native selects (type-ahead by keyboard, the
+  // phone's own picker); '' is "none", which the API takes as clearing the value.
+  const none = { value: '', label: 'None' };
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md" maw={760}>
@@ -92,9 +97,9 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
               Region
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label="Country" description="Two letters, such as US" maxLength={2} {...input('country')} />
-              <TextInput label="Currency" description="Three letters, such as USD" maxLength={3} {...input('currency')} />
-              <TextInput label="Time zone" description="Such as America/Chicago" {...input('timezone')} />
+              <NativeSelect label="Country" data={[none, ...countryOptions(values.country)]} {...input('country')} />
+              <NativeSelect label="Currency" description="None: the country's" data={[none, ...currencyOptions(values.currency)]} {...input('currency')} />
+              <NativeSelect label="Time zone" description="Every date and time is shown in it" data={timeZoneOptions(values.timezone)} {...input('timezone')} />
               <NativeSelect
                 label="Week starts on"
                 data={[
