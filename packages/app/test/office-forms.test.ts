@@ -174,7 +174,6 @@ describe('office forms (browser)', { skip: skipBrowser }, () => {
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     const w = await h.db.selectFrom('workspaces').select(['timezone', 'country', 'currency']).where('id', '=', made.workspace.id).executeTakeFirstOrThrow();
     assert.deepEqual(w, { timezone: 'America/Chicago', country: 'CA', currency: 'eur' });
-    await page.screenshot({ path: '/tmp/shots/company-1280.png', fullPage: true }).catch(() => {});
     await context.close();
   });
 });
