@@ -23,6 +23,7 @@ import * as m0021 from './migrations/0021-queue-claim-indexes.ts';
 import * as m0022 from './migrations/0022-payment-days.ts';
 import * as m0023 from './migrations/0023-contact-email-match.ts';
 import * as m0024 from './migrations/0024-recurring.ts';
+import * as m0025 from './migrations/0025-property-access-notes.ts';
 import * as m0027 from './migrations/0027-reports.ts';
 import * as m0028 from './migrations/0028-reminders-calendar-feeds.ts';
 
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022-payment-days': m0022,
   '0023-contact-email-match': m0023,
   '0024-recurring': m0024,
+  '0025-property-access-notes': m0025,
   '0027-reports': m0027,
   '0028-reminders-calendar-feeds': m0028,
 };

@@ -21,6 +21,8 @@ export const PropertyRef = Type.Object({
     country: Type.String(),
   }),
   property_type: Type.String(),
+  /** F228: gate codes, pets, keys; null when none. */
+  access_notes: Nullable(Type.String()),
 });
 /** A request, quote or job, by number and name. */
 export const DocumentRef = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
@@ -87,6 +89,7 @@ export function propertyRefJson(eb: ParentBuilder, dialect: Dialect, column: `${
           country: s.ref('properties.country'),
         }),
         property_type: s.ref('properties.property_type'),
+        access_notes: s.ref('properties.access_notes'),
       }).as('obj'),
     )
     .where('properties.workspace_id', '=', p.workspace)

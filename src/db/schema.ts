@@ -94,6 +94,8 @@ export interface PropertiesTable {
   postal_code: string;
   country: string;
   property_type: string;
+  /** Gate codes, pets, keys (F228); null when none. */
+  access_notes: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -41,13 +41,13 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await page.getByRole('textbox', { name: 'Source' }).click();
     await page.getByRole('option', { name: 'Referral' }).click();
 
-    // The required field left empty: the API's "is required" next to it, nothing created, what was typed kept.
+    // The required field left empty: the API's "is required", in words (A161), next to it, nothing created, what was typed kept.
     await page.getByRole('button', { name: 'Save client' }).click();
     await page.getByRole('alert').filter({ hasText: 'Check the highlighted fields.' }).waitFor();
     assert.equal(await gate.getAttribute('aria-invalid'), 'true');
     const describedBy = (await gate.getAttribute('aria-describedby')) ?? '';
     const described = await Promise.all(describedBy.split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
-    assert.ok(described.some((t) => t?.includes('is required')), `described by the API's error: ${described.join(' | ')}`);
+    assert.ok(described.some((t) => t?.includes('Enter a gate code')), `described by the API's error: ${described.join(' | ')}`);
     assert.equal(await page.getByRole('textbox', { name: 'Dogs' }).inputValue(), '2');
     assert.equal(await page.getByLabel('First name').inputValue(), 'Fiona');
     assert.deepEqual(await get<unknown[]>('/api/v1/contacts?search=Fiona'), []);
@@ -56,7 +56,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await page.getByRole('textbox', { name: 'Dogs' }).fill('two');
     await gate.fill('1234#');
     await page.getByRole('button', { name: 'Save client' }).click();
-    await page.getByText('must be a number').waitFor();
+    await page.getByText('Enter a number').waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'Dogs' }).getAttribute('aria-invalid'), 'true');
 
     await page.getByRole('textbox', { name: 'Dogs' }).fill('2');
@@ -169,7 +169,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     assert.equal(await discount.getAttribute('aria-invalid'), 'true');
     const describedBy = (await discount.getAttribute('aria-describedby')) ?? '';
     const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '), describedBy);
-    assert.match(described, /a percentage discount cannot exceed 100/);
+    assert.match(described, /A percentage discount cannot exceed 100/);
     assert.equal(await discount.inputValue(), '150', 'what was typed stays');
     assert.equal((await get<{ discount: number }>(`/api/v1/quotes/${quote.id}`)).discount, 0, 'nothing changed');
 
@@ -179,7 +179,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await page.getByTestId('drop-zone').locator('input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
     const alert = page.getByTestId('drop-zone').getByRole('alert');
     await alert.waitFor();
-    assert.match((await alert.textContent()) ?? '', /^fake\.png: Validation error: file content does not match the declared type image\/png/);
+    assert.match((await alert.textContent()) ?? '', /^fake\.png: Validation error: File content does not match the declared type image\/png/);
     assert.deepEqual(await get<unknown[]>(`/api/v1/uploads?module_type=contact&module_id=${client.id}`), []);
     await context.close();
   });
@@ -198,7 +198,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     // `job_id` is in the body, not among the form's inputs: the alert names it and the API's words.
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    assert.match((await alert.textContent()) ?? '', new RegExp(`job_id: job_id ${job.id} does not exist`));
+    assert.match((await alert.textContent()) ?? '', new RegExp(`^Job ${job.id} does not exist`));
     assert.equal(await page.getByLabel('Date').inputValue(), '2031-05-06', 'what was typed stays');
     assert.deepEqual(await get<unknown[]>(`/api/v1/events?job_id=${job.id}`), []);
     await context.close();

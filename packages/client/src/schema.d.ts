@@ -124,7 +124,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A contact's property, with that link's role and its access notes
+         * @description Scope: `properties:read`.
+         */
+        get: operations["getContactProperty"];
         /**
          * Update a contact's property and its link role
          * @description Scope: `properties:write`.
@@ -2481,6 +2485,23 @@ export interface components {
                 last_name: string | null;
             } | null;
         };
+        ContactProperty: {
+            id: number;
+            address: {
+                street: string;
+                street_2: string;
+                city: string;
+                state: string;
+                postal_code: string;
+                country: string;
+            };
+            property_type: string;
+            access_notes: string | null;
+            workspace_id: number;
+            created_at: string;
+            updated_at: string;
+            role: string;
+        };
         User: {
             id: number;
             /** Format: uuid */
@@ -2718,6 +2739,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -2821,6 +2843,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -3193,26 +3216,11 @@ export interface components {
                 country: string;
             };
             property_type: string;
+            access_notes: string | null;
             workspace_id: number;
             created_at: string;
             updated_at: string;
             contact_ids: number[];
-        };
-        ContactPropertyListItem: {
-            id: number;
-            address: {
-                street: string;
-                street_2: string;
-                city: string;
-                state: string;
-                postal_code: string;
-                country: string;
-            };
-            property_type: string;
-            workspace_id: number;
-            created_at: string;
-            updated_at: string;
-            role: string;
         };
         EventListItem: {
             id: number;
@@ -3456,6 +3464,7 @@ export interface components {
                 postal_code?: string;
                 country?: string;
             };
+            access_notes?: string | null;
             property_id?: number;
             /** @enum {unknown} */
             property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
@@ -3471,6 +3480,7 @@ export interface components {
                 postal_code?: string;
                 country?: string;
             };
+            access_notes?: string | null;
             /** @enum {unknown} */
             property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
             /** @enum {unknown} */
@@ -3801,6 +3811,7 @@ export interface components {
                     country: string;
                 };
                 property_type: string;
+                access_notes: string | null;
             } | null;
             request: {
                 id: number;
@@ -4884,7 +4895,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"][];
+                        data: components["schemas"]["ContactProperty"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4928,7 +4939,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"];
+                        data: components["schemas"]["ContactProperty"];
                     };
                 };
             };
@@ -4938,6 +4949,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getContactProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                propertyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContactProperty"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4974,7 +5020,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ContactPropertyListItem"];
+                        data: components["schemas"]["ContactProperty"];
                     };
                 };
             };

@@ -60,7 +60,7 @@ export async function intake(trx: Kysely<DB>, workspaceId: number, userId: strin
   const address = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, input.address?.[k]?.trim() ?? ''])) as Record<(typeof ADDRESS_KEYS)[number], string>;
   if (Object.values(address).some(Boolean)) {
     const at = now();
-    propertyId = await insertProperty(trx, workspaceId, { ...address, property_type: 'single-family', created_at: at, updated_at: at });
+    propertyId = await insertProperty(trx, workspaceId, { ...address, access_notes: null, property_type: 'single-family', created_at: at, updated_at: at });
     await insertLink(trx, workspaceId, { contact_id: contactId, property_id: propertyId, role: 'owner', created_at: at });
   }
   const request = await createRequest(

@@ -15,6 +15,7 @@ const COLUMNS = [
   'properties.postal_code',
   'properties.country',
   'properties.property_type',
+  'properties.access_notes',
   'properties.created_at',
   'properties.updated_at',
 ] as const;
@@ -47,6 +48,7 @@ function view(r: PropertyRow) {
     id: r.id,
     address: { street: r.street, street_2: r.street_2, city: r.city, state: r.state, postal_code: r.postal_code, country: r.country },
     property_type: r.property_type,
+    access_notes: r.access_notes,
     workspace_id: r.workspace_id,
     created_at: r.created_at,
     updated_at: r.updated_at,

@@ -63,6 +63,12 @@ export async function propertiesRoutes(fastify: FastifyInstance, ctx: AppContext
     },
   );
 
+  app.get(
+    '/contacts/:id/properties/:propertyId',
+    { config: read, schema: { tags, summary: "A contact's property, with that link's role and its access notes", params: ContactPropertyParams, response: { 200: Ok(ContactProperty) } } },
+    async (req) => ({ success: true as const, data: await service.get(req.auth, req.params.id, req.params.propertyId) }),
+  );
+
   app.put(
     '/contacts/:id/properties/:propertyId',
     {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { listQuery } from '../../db/list-query.ts';
-import { Id, Str, Timestamp } from '../../kernel/schemas.ts';
+import { Id, Nullable, Str, Timestamp } from '../../kernel/schemas.ts';
 
 export const PROPERTY_TYPES = ['single-family', 'apartment', 'complex', 'townhouse', 'land', 'commercial', 'other'] as const;
 export const PROPERTY_ROLES = ['owner', 'tenant', 'manager', 'agent', 'other'] as const;
@@ -39,8 +39,12 @@ const Role = Type.Enum([...PROPERTY_ROLES]);
  * another contact (SPEC: a property is "linked to one or more contacts").
  * Exactly one of the two is required; the service checks it (422, D4).
  */
+/** F228: how the crew gets in (gate codes, pets, keys); null or '' clears them. */
+export const AccessNotesInput = Type.Optional(Nullable(Str(2000)));
+
 export const PropertyCreate = Type.Object({
   address: Type.Optional(AddressInput),
+  access_notes: AccessNotesInput,
   property_id: Type.Optional(Id),
   property_type: Type.Optional(PropertyType),
   role: Type.Optional(Role),
@@ -49,6 +53,7 @@ export type PropertyCreate = Static<typeof PropertyCreate>;
 
 export const PropertyUpdate = Type.Object({
   address: Type.Optional(AddressInput),
+  access_notes: AccessNotesInput,
   property_type: Type.Optional(PropertyType),
   role: Type.Optional(Role),
 });
@@ -58,6 +63,7 @@ const propertyFields = {
   id: Id,
   address: Address,
   property_type: Type.String(),
+  access_notes: Nullable(Type.String()),
   workspace_id: Id,
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -34,6 +34,7 @@ import {
 export interface PropertiesService {
   list(auth: AuthContext, query: PropertyQuery): Promise<PageResult<Property>>;
   listForContact(auth: AuthContext, contactId: number, query: ContactPropertyQuery): Promise<PageResult<ContactProperty>>;
+  get(auth: AuthContext, contactId: number, propertyId: number): Promise<ContactProperty>;
   create(auth: AuthContext, contactId: number, body: PropertyCreate): Promise<ContactProperty>;
   update(auth: AuthContext, contactId: number, propertyId: number, body: PropertyUpdate): Promise<ContactProperty>;
   unlink(auth: AuthContext, contactId: number, propertyId: number): Promise<void>;
@@ -45,6 +46,9 @@ function addressColumns(address: AddressInput | undefined): Partial<Record<(type
   for (const f of ADDRESS_FIELDS) if (address?.[f] !== undefined) out[f] = address[f];
   return out;
 }
+
+/** F228: blank access notes are none (null), so "has notes" is one test for every reader. */
+const accessNotes = (notes: string | null | undefined) => (notes === undefined ? undefined : notes?.trim() ? notes : null);
 
 /** Our extension (see PropertyCreate): exactly one of `address` and `property_id`. */
 function checkCreateShape(body: PropertyCreate): void {
@@ -81,6 +85,11 @@ export function propertiesService({ db }: AppContext): PropertiesService {
       return listContactProperties(db, auth.workspaceId, contactId, query);
     },
 
+    get: async (auth, contactId, propertyId) => {
+      await requireContact(db, auth.workspaceId, contactId);
+      return linkedOrThrow(db, auth.workspaceId, contactId, propertyId);
+    },
+
     create: async (auth, contactId, body) => {
       checkCreateShape(body);
       const ws = auth.workspaceId;
@@ -96,7 +105,13 @@ export function propertiesService({ db }: AppContext): PropertiesService {
             if (await linkExists(trx, ws, contactId, propertyId)) throw conflict('Property is already linked to this contact');
           } else {
             const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
-            propertyId = await insertProperty(trx, ws, { ...address, property_type: body.property_type ?? 'single-family', created_at: at, updated_at: at });
+            propertyId = await insertProperty(trx, ws, {
+              ...address,
+              property_type: body.property_type ?? 'single-family',
+              access_notes: accessNotes(body.access_notes) ?? null,
+              created_at: at,
+              updated_at: at,
+            });
           }
           await insertLink(trx, ws, { contact_id: contactId, property_id: propertyId, role: body.role ?? 'owner', created_at: at });
           return linkedOrThrow(trx, ws, contactId, propertyId);
@@ -116,7 +131,11 @@ export function propertiesService({ db }: AppContext): PropertiesService {
         if (!(await linkExists(trx, ws, contactId, propertyId))) throw notFound('Property');
         // The property is shared by its contacts: address and type change for all of them;
         // the role belongs to this contact's link only (D26).
-        const values = { ...addressColumns(body.address), ...(body.property_type !== undefined && { property_type: body.property_type }) };
+        const values = {
+          ...addressColumns(body.address),
+          ...(body.property_type !== undefined && { property_type: body.property_type }),
+          ...(body.access_notes !== undefined && { access_notes: accessNotes(body.access_notes) }),
+        };
         await updateProperty(trx, ws, propertyId, { ...values, updated_at: now() });
         if (body.role !== undefined) await updateLinkRole(trx, ws, contactId, propertyId, body.role);
         return linkedOrThrow(trx, ws, contactId, propertyId);

@@ -402,4 +402,45 @@ describe('properties', () => {
       assert.deepEqual(bad.body.details[0].path, ['property_type']);
     });
   });
+
+  test('F228: access_notes on create, update, the single GET, both lists and the job that names the property; up to 2,000 characters', async () => {
+    const contactId = await newContact();
+    const created = await api.post(`/api/v1/contacts/${contactId}/properties`, { address: { street: '9 Gate Rd' }, access_notes: 'Gate 1234#, friendly dog' });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.data.access_notes, 'Gate 1234#, friendly dog');
+    const id = created.body.data.id as number;
+    const single = await api.get(`/api/v1/contacts/${contactId}/properties/${id}`);
+    assert.equal(single.status, 200);
+    assert.equal(single.body.data.access_notes, 'Gate 1234#, friendly dog');
+    assert.equal(single.body.data.role, 'owner');
+    assert.equal((await api.get(`/api/v1/contacts/${contactId}/properties`)).body.data[0].access_notes, 'Gate 1234#, friendly dog');
+    const listed = (await api.get('/api/v1/properties?search=9%20Gate')).body.data.find((p: P) => p.id === id);
+    assert.equal(listed.access_notes, 'Gate 1234#, friendly dog');
+    const job = await api.post('/api/v1/jobs', { contact_id: contactId, property_id: id, name: 'Mow' });
+    assert.equal(job.body.data.property.access_notes, 'Gate 1234#, friendly dog');
+    assert.equal((await api.get(`/api/v1/jobs/${job.body.data.id}`)).body.data.property.access_notes, 'Gate 1234#, friendly dog');
+
+    // Other fields leave them; a change replaces them; blank or null clears them.
+    await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { address: { city: 'Oakton' } });
+    assert.equal((await api.get(`/api/v1/contacts/${contactId}/properties/${id}`)).body.data.access_notes, 'Gate 1234#, friendly dog');
+    const changed = await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { access_notes: 'Key under the mat' });
+    assert.equal(changed.body.data.access_notes, 'Key under the mat');
+    assert.equal((await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { access_notes: '   ' })).body.data.access_notes, null);
+    assert.equal((await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { access_notes: 'x'.repeat(2000) })).body.data.access_notes.length, 2000);
+    assert.equal((await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { access_notes: null })).body.data.access_notes, null);
+    const none = await api.post(`/api/v1/contacts/${contactId}/properties`, { address: { street: '10 Gate Rd' } });
+    assert.equal(none.body.data.access_notes, null);
+
+    // Too long or not text: 422 naming the field, nothing written.
+    for (const bad of ['x'.repeat(2001), 12]) {
+      const res = await api.put(`/api/v1/contacts/${contactId}/properties/${id}`, { access_notes: bad });
+      assert.equal(res.status, 422);
+      assert.deepEqual(res.body.details[0].path, ['access_notes']);
+    }
+    assert.equal((await api.get(`/api/v1/contacts/${contactId}/properties/${id}`)).body.data.access_notes, null);
+
+    // Another workspace's property is not found, and its contact's neither.
+    assert.equal((await otherApi.get(`/api/v1/contacts/${contactId}/properties/${id}`)).status, 404);
+    assert.equal((await api.get(`/api/v1/contacts/${contactId}/properties/999999`)).status, 404);
+  });
 });

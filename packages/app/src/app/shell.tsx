@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import './shell.css';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { UnsavedChangesGuard } from '../components/unsaved-changes.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { useMe, useResetSession } from '../lib/session.ts';
 import { navFor } from './navigation.ts';
@@ -73,6 +74,7 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <UnsavedChangesGuard />
         <div style={{ maxWidth: 1200 }}>
           <Suspense fallback={<Text c="dimmed">Loading…</Text>}>
             <Outlet />

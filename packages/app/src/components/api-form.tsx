@@ -6,6 +6,8 @@ import { type FormValidateInput, type UseFormReturnType, useForm } from '@mantin
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
 import { ApiFailure } from '../lib/api.ts';
+import { useUnsavedChanges } from './unsaved-changes.tsx';
+import { withLabel } from '../lib/field-messages.ts';
 
 export interface SubmitContext {
   /** Send as the `Idempotency-Key` header of the write. */
@@ -35,14 +37,24 @@ export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFor
   // The key lives as long as the values do: the same values sent again (a double
   // click, a retry after a network error) reuse it; changed values get a new one.
   const attempt = useRef<{ key: string; values: string } | null>(null);
+  // Decided in the submit itself: `mutation.isPending` shows only after a re-render (A160).
+  const inFlight = useRef(false);
+  // The values last saved: a form that stays open after saving (settings) or
+  // navigates right away has nothing unsaved, though its initial values differ.
+  const saved = useRef<string | null>(null);
+  useUnsavedChanges(() => form.isDirty() && JSON.stringify(form.getValues()) !== saved.current);
   const mutation = useMutation({
     mutationFn: (values: V) => {
       const json = JSON.stringify(values);
       if (attempt.current?.values !== json) attempt.current = { key: crypto.randomUUID(), values: json };
       return options.submit(values, { idempotencyKey: attempt.current.key });
     },
+    onSettled: () => {
+      inFlight.current = false;
+    },
     onSuccess: (result, values) => {
       attempt.current = null;
+      saved.current = JSON.stringify(values);
       options.onSuccess?.(result, values);
     },
     onError: (err) => {
@@ -57,16 +69,17 @@ export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFor
     for (const [field, message] of Object.entries(err.fieldErrors())) {
       const path = options.errorPath?.(field) ?? field;
       if (path.split('.')[0] in form.getValues()) out.placed[path] = message;
-      else out.unplaced.push(`${field}: ${message}`);
+      else out.unplaced.push(withLabel(field, message));
     }
     return out;
   };
 
   const onSubmit = (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
-    if (mutation.isPending) return; // one write in flight per form
+    if (inFlight.current) return; // one write in flight per form
     const checked = form.validate();
     if (checked.hasErrors) return;
+    inFlight.current = true;
     mutation.mutate(form.getValues());
   };
 
@@ -77,7 +90,7 @@ export function useApiForm<V extends Record<string, unknown>, R>(options: ApiFor
     else {
       // Errors by their fields are enough; one no field shows is spelled out here.
       const { placed: shown, unplaced } = placed(e);
-      if (unplaced.length > 0) error = `${e.message}: ${unplaced.join('; ')}`;
+      if (unplaced.length > 0) error = unplaced.join(". ");
       else error = Object.keys(shown).length > 0 ? 'Check the highlighted fields.' : e.message;
     }
   }

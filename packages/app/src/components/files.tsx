@@ -1,9 +1,10 @@
 // A record's files: "Upload file" (a file picker, or drop files on the area),
 // previews of images, downloads through the signed URL the API gives.
 import { Anchor, Button, FileButton, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiFailure, api, unwrap } from '../lib/api.ts';
+import { useApiAction } from '../components/api-action.tsx';
 
 type ModuleType = 'contact' | 'request' | 'quote' | 'job' | 'invoice';
 
@@ -15,9 +16,9 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
     queryFn: () => unwrap(api.GET('/api/v1/uploads', { params: { query: { module_type: moduleType, module_id: moduleId, per_page: 100 } } })),
   });
   const [over, setOver] = useState(false);
-  const upload = useMutation({
-    mutationFn: async (list: File[]) => {
-      for (const file of list) {
+  const upload = useApiAction({
+    run: async (list: File[], { idempotencyKey }) => {
+      for (const [i, file] of list.entries()) {
         // Which file the API refused, and why (its details name the limit or the type).
         await unwrap(
           api.POST('/api/v1/uploads', {
@@ -30,6 +31,7 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
               fd.set('file', file, file.name);
               return fd;
             },
+            headers: { 'idempotency-key': `${idempotencyKey}-${i}` },
           }),
         ).catch((e: unknown) => {
           throw new Error(`${file.name}: ${e instanceof ApiFailure ? e.explained() : 'Could not reach the server. Try again.'}`);
@@ -52,7 +54,7 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          if (e.dataTransfer.files.length) upload.mutate([...e.dataTransfer.files]);
+          if (e.dataTransfer.files.length) upload.run([...e.dataTransfer.files]);
         }}
         data-testid="drop-zone"
       >
@@ -60,15 +62,15 @@ export function Files({ moduleType, moduleId }: { moduleType: ModuleType; module
           <Text size="sm" c="dimmed">
             Drop files here, or
           </Text>
-          <FileButton multiple onChange={(list) => list.length && upload.mutate(list)}>
+          <FileButton multiple onChange={(list) => list.length && upload.run(list)}>
             {(props) => (
-              <Button {...props} variant="default" loading={upload.isPending}>
+              <Button {...props} variant="default" loading={upload.pending}>
                 Upload file
               </Button>
             )}
           </FileButton>
         </Group>
-        {upload.isError && (
+        {upload.error && (
           <Text c="red" size="sm" role="alert">
             {upload.error.message}
           </Text>

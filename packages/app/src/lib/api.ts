@@ -2,6 +2,7 @@
 // integrations use, with the session cookie instead of a key (A1). Writes carry
 // the session's CSRF token; every answer goes through `unwrap`.
 import { type ApiError, createClient } from '@fieldwork/client';
+import { humanMessage, withLabel } from './field-messages.ts';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 let csrfToken: string | null = null;
@@ -29,20 +30,18 @@ export class ApiFailure extends Error {
   ) {
     super(body?.error ?? (status >= 500 ? 'Something went wrong. Try again.' : `Request failed (${status})`));
   }
-  /** The message with each detail's, for places with no field to show them by (an upload). */
+  /** The message with each detail's in words for people, for places with no field to show them by (an upload). */
   explained(): string {
-    const details = (this.body?.details ?? []).map((d) => {
-      const field = d.path.filter((p) => p !== 'body').join('.');
-      return field && !d.message.startsWith(field) ? `${field} ${d.message}` : d.message;
-    });
+    const details = Object.entries(this.fieldErrors()).map(([field, message]) => withLabel(field, message));
+    for (const d of this.body?.details ?? []) if (!d.path.some((p) => p !== 'body')) details.push(humanMessage('', d.message));
     return details.length ? `${this.message}: ${details.join('; ')}` : this.message;
   }
-  /** Field name -> message, from `details` (paths like ['address', 'city'] become 'address.city'). */
+  /** Field name -> message in words for people (A161), from `details` (paths like ['address', 'city'] become 'address.city'). */
   fieldErrors(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const d of this.body?.details ?? []) {
       const key = d.path.filter((p) => p !== 'body').join('.');
-      if (key && !(key in out)) out[key] = d.message;
+      if (key && !(key in out)) out[key] = humanMessage(key, d.message);
     }
     return out;
   }

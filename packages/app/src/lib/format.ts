@@ -38,6 +38,13 @@ function zoned(timezone: string | null | undefined, options: Intl.DateTimeFormat
   return f;
 }
 
+/**
+ * An instant (`created_at`, `updated_at`) as the date it was in the workspace's
+ * timezone: "Mar 5, 2026". Never the instant's UTC date (A165: in the evening west of
+ * Greenwich that is already tomorrow).
+ */
+export const formatInstantDate = (iso: string, timezone: string | null | undefined) => formatDate(zonedDate(Date.parse(iso), timezone));
+
 /** The workspace's wall clock now: date `YYYY-MM-DD`, time `HH:MM` (visits and time entries are kept that way). */
 export const nowIn = (timezone: string | null | undefined, now = Date.now()) => zonedWallClock(now, timezone);
 

@@ -4,7 +4,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { PasswordField } from '../../components/password-field.tsx';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { useResetSession, useSession } from '../../lib/session.ts';
+import { browserTimeZone } from '../../lib/regions.ts';
+import { type Me, useResetSession, useSession } from '../../lib/session.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
 /**
@@ -59,9 +60,28 @@ function useSignedIn() {
   const navigate = useNavigate();
   const reset = useResetSession();
   return async (answer: Awaited<ReturnType<typeof setup>>) => {
-    await reset(answer.data);
+    await reset(await takeBrowserTimeZone(answer.data));
     navigate('/', { replace: true });
   };
+}
+
+/**
+ * A164: a new workspace takes the time zone of its first owner's browser. A
+ * workspace still on the default (UTC) when an owner or admin sets up their account
+ * is moved to the browser's zone; one whose zone was chosen (by `fieldwork
+ * workspace create --timezone`, or in Settings) keeps it. Failing, it stays on UTC:
+ * Settings -> Company changes it any time.
+ */
+async function takeBrowserTimeZone(me: Me): Promise<Me> {
+  const zone = browserTimeZone();
+  const mayChange = me.user.role === 'owner' || me.user.role === 'admin';
+  if (!mayChange || !zone || zone === 'UTC' || (me.workspace.timezone && me.workspace.timezone !== 'UTC')) return me;
+  try {
+    const updated = await unwrap(api.PUT('/api/v1/workspace', { body: { timezone: zone }, headers: { 'x-csrf-token': me.csrf_token ?? '' } }));
+    return { ...me, workspace: { ...me.workspace, timezone: updated.data.timezone } };
+  } catch {
+    return me;
+  }
 }
 
 function CreateAccount({ token, workspace, firstName, lastName }: { token: string; workspace: string; firstName: string; lastName: string }) {

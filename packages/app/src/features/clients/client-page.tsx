@@ -1,7 +1,7 @@
 // The client's page (A3): details with Edit, properties, everything of the
 // client with status and amount, notes, files, and Send hub link (E7).
 import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
@@ -14,6 +14,7 @@ import { addressLine, fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 export function ClientPage() {
   const id = Number(useParams().id);
@@ -179,12 +180,12 @@ export function ClientPage() {
  */
 function HubLink({ contactId, hasEmail }: { contactId: number; hasEmail: boolean }) {
   const [copied, setCopied] = useState(false);
-  const link = useMutation({
-    mutationFn: async () => {
-      const minted = await unwrap(api.POST('/api/v1/contacts/{id}/hub-link', { params: { path: { id: contactId } }, headers: { 'idempotency-key': crypto.randomUUID() } }));
+  const link = useApiAction({
+    run: async (_: void, { idempotencyKey }) => {
+      const minted = await unwrap(api.POST('/api/v1/contacts/{id}/hub-link', { params: { path: { id: contactId } }, headers: { 'idempotency-key': idempotencyKey } }));
       const sent = hasEmail
         ? await unwrap(
-            api.POST('/api/v1/notifications', { body: { type: 'hub_link_to_customer', module_id: contactId }, headers: { 'idempotency-key': crypto.randomUUID() } }),
+            api.POST('/api/v1/notifications', { body: { type: 'hub_link_to_customer', module_id: contactId }, headers: { 'idempotency-key': `${idempotencyKey}-email` } }),
           )
         : null;
       return { url: minted.data.url, emailedTo: sent?.data.recipient.email ?? null };
@@ -200,7 +201,7 @@ function HubLink({ contactId, hasEmail }: { contactId: number; hasEmail: boolean
   });
   return (
     <Stack gap={4}>
-      <Button variant="default" onClick={() => link.mutate()} loading={link.isPending}>
+      <Button variant="default" onClick={() => link.run()} loading={link.pending}>
         Send hub link
       </Button>
       {link.data && (
@@ -212,7 +213,7 @@ function HubLink({ contactId, hasEmail }: { contactId: number; hasEmail: boolean
           </Text>
         </Alert>
       )}
-      {link.isError && (
+      {link.error && (
         <Text c="red" size="sm" role="alert">
           {link.error.message}
         </Text>

@@ -5,13 +5,15 @@ import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, statusLabel } from '../../lib/format.ts';
+import { formatInstantDate, statusLabel } from '../../lib/format.ts';
+import { useMe } from '../../lib/session.ts';
 
 const TYPES = ['customer', 'lead', 'former_customer', 'contractor', 'partner', 'vendor', 'other'] as const;
 type ContactType = (typeof TYPES)[number];
 const isType = (v: string | undefined): v is ContactType => TYPES.some((t) => t === v);
 
 export function ClientsList() {
+  const ws = useMe().workspace;
   return (
     <Page
       title="Clients"
@@ -34,8 +36,8 @@ export function ClientsList() {
           { key: 'company', label: 'Company', wide: true, render: (c) => c.company ?? '' },
           { key: 'email', label: 'Email', wide: true, render: (c) => c.email ?? '' },
           { key: 'type', label: 'Type', render: (c) => statusLabel(c.type) },
-          { key: 'created_at', label: 'Created', sortable: true, wide: true, render: (c) => formatDate(c.created_at.slice(0, 10)) },
-          { key: 'updated_at', label: 'Updated', sortable: true, wide: true, render: (c) => formatDate(c.updated_at.slice(0, 10)) },
+          { key: 'created_at', label: 'Created', sortable: true, wide: true, render: (c) => formatInstantDate(c.created_at, ws.timezone) },
+          { key: 'updated_at', label: 'Updated', sortable: true, wide: true, render: (c) => formatInstantDate(c.updated_at, ws.timezone) },
         ]}
         fetchPage={(p) =>
           unwrap(

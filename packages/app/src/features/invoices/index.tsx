@@ -4,9 +4,10 @@
 // payment (E3's errors in the dialog), Void per payment, E4's status.
 import type { components } from '@fieldwork/client';
 import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
+import { useApiAction } from '../../components/api-action.tsx';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
@@ -137,12 +138,13 @@ function InvoicePage() {
   const invoice = useQuery({ queryKey: ['invoices', id], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}', { params: { path: { id } } })) });
   const payments = useQuery({ queryKey: ['invoices', id, 'payments'], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}/payments', { params: { path: { id } } })) });
   const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
-  const send = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/notifications', { body: { type: 'invoice_to_customer', module_id: id } })),
+  const send = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/notifications', { body: { type: 'invoice_to_customer', module_id: id }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
-  const voidPayment = useMutation({
-    mutationFn: (paymentId: number) => unwrap(api.DELETE('/api/v1/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } } })),
+  const voidPayment = useApiAction({
+    run: (paymentId: number, { idempotencyKey }) =>
+      unwrap(api.DELETE('/api/v1/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
   if (invoice.isError) return <Page title="Invoice not found">The invoice does not exist or was deleted.</Page>;
@@ -157,7 +159,7 @@ function InvoicePage() {
           <Button component={Link} to={`/invoices/${id}/edit`} variant="default">
             Edit
           </Button>
-          <Button onClick={() => send.mutate()} loading={send.isPending}>
+          <Button onClick={() => send.run()} loading={send.pending}>
             Send to client
           </Button>
           <Button component="a" href={`/api/v1/invoices/${id}/pdf`} download variant="default">
@@ -174,7 +176,7 @@ function InvoicePage() {
           {failure.message}
         </Alert>
       )}
-      {send.isSuccess && (
+      {send.data && (
         <Alert color="green" role="status">
           Sent to {send.data.data.recipient.email}.
         </Alert>
@@ -230,7 +232,7 @@ function InvoicePage() {
                   <Table.Td>{statusLabel(p.method)}</Table.Td>
                   <Table.Td ta="right">{money(p.amount, ws)}</Table.Td>
                   <Table.Td ta="right">
-                    <Button size="compact-sm" variant="subtle" color="red" aria-label={`Void payment of ${money(p.amount, ws)}`} onClick={() => voidPayment.mutate(p.id)}>
+                    <Button size="compact-sm" variant="subtle" color="red" aria-label={`Void payment of ${money(p.amount, ws)}`} loading={voidPayment.variables === p.id} onClick={() => voidPayment.run(p.id)}>
                       Void
                     </Button>
                   </Table.Td>

@@ -7,6 +7,7 @@ import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useApiAction } from '../../components/api-action.tsx';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
@@ -159,12 +160,12 @@ function JobPage() {
     queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: { job_id: id, per_page: 50 } } })),
     enabled: seesInvoices,
   });
-  const status = useMutation({
-    mutationFn: (s: Status) => unwrap(api.PUT('/api/v1/jobs/{id}/status', { params: { path: { id } }, body: { status: s } })),
+  const status = useApiAction({
+    run: (s: Status, { idempotencyKey }) => unwrap(api.PUT('/api/v1/jobs/{id}/status', { params: { path: { id } }, body: { status: s }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['jobs'] }),
   });
-  const createInvoice = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/jobs/{id}/create-invoice', { params: { path: { id } } })),
+  const createInvoice = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/jobs/{id}/create-invoice', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: (res) => {
       void client.invalidateQueries({ queryKey: ['invoices'] });
       navigate(`/invoices/${res.data.id}`);
@@ -186,7 +187,7 @@ function JobPage() {
             </Button>
           )}
           {can('invoices:write') && (
-            <Button onClick={() => createInvoice.mutate()} loading={createInvoice.isPending}>
+            <Button onClick={() => createInvoice.run()} loading={createInvoice.pending}>
               Create invoice
             </Button>
           )}
@@ -217,7 +218,7 @@ function JobPage() {
             value={j.status}
             onChange={(v) => {
               const s = asStatus(v);
-              if (s) status.mutate(s);
+              if (s) status.run(s);
             }}
             maw={220}
           />

@@ -7,13 +7,14 @@
 import type { components } from '@fieldwork/client';
 import { Anchor, Badge, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, formatTime, nowIn, statusLabel } from '../../lib/format.ts';
 import { allPages } from '../../lib/pages.ts';
 import { useMe } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Visit = components['schemas']['EventListItem'];
 type Entry = components['schemas']['TimeEntry'];
@@ -74,15 +75,15 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
     queryFn: () => unwrap(api.GET('/api/v1/uploads', { params: { query: { ...parent, per_page: 100 } } })),
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['events'] });
-  const status = useMutation({
-    mutationFn: (next: 'in_progress' | 'completed') =>
-      unwrap(api.PUT('/api/v1/events/{id}/status', { params: { path: { id: visit.id } }, body: { status: next }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const status = useApiAction({
+    run: (next: 'in_progress' | 'completed', { idempotencyKey }) =>
+      unwrap(api.PUT('/api/v1/events/{id}/status', { params: { path: { id: visit.id } }, body: { status: next }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
     onError: fail('The visit was not changed'),
   });
-  const comment = useMutation({
-    mutationFn: (text: string) =>
-      unwrap(api.POST('/api/v1/comments', { body: { ...parent, comment: text }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const comment = useApiAction({
+    run: (text: string, { idempotencyKey }) =>
+      unwrap(api.POST('/api/v1/comments', { body: { ...parent, comment: text }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['comments', parent.module_type, parent.module_id] });
       setNote('');
@@ -91,35 +92,35 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
     },
     onError: fail('The note was not added'),
   });
-  const upload = useMutation({
-    mutationFn: (file: File) => {
+  const upload = useApiAction({
+    run: (file: File, { idempotencyKey }) => {
       const form = new FormData();
       form.set('module_type', parent.module_type);
       form.set('module_id', String(parent.module_id));
       form.set('file', file);
       // multipart: the typed body names the fields, the FormData carries the file
-      return unwrap(api.POST('/api/v1/uploads', { body: { file: '', ...parent }, bodySerializer: () => form, headers: { 'idempotency-key': crypto.randomUUID() } }));
+      return unwrap(api.POST('/api/v1/uploads', { body: { file: '', ...parent }, bodySerializer: () => form, headers: { 'idempotency-key': idempotencyKey } }));
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['uploads', parent.module_type, parent.module_id] }),
     onError: fail('The photo was not added'),
   });
-  const clockIn = useMutation({
-    mutationFn: () => {
+  const clockIn = useApiAction({
+    run: (_: void, { idempotencyKey }) => {
       const now = nowIn(timezone);
       return unwrap(
         api.POST('/api/v1/time-entries', {
           body: { start_date: now.date, end_date: now.date, start_time: now.time, user_id: userId, job_id: jobId, description: visit.name },
-          headers: { 'idempotency-key': crypto.randomUUID() },
+          headers: { 'idempotency-key': idempotencyKey },
         }),
       );
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['time-entries'] }),
     onError: fail('Could not clock in'),
   });
-  const clockOut = useMutation({
-    mutationFn: (entry: Entry) => {
+  const clockOut = useApiAction({
+    run: (entry: Entry, { idempotencyKey }) => {
       const now = nowIn(timezone);
-      return unwrap(api.PUT('/api/v1/time-entries/{id}', { params: { path: { id: entry.id } }, body: { end_date: now.date, end_time: now.time }, headers: { 'idempotency-key': crypto.randomUUID() } }));
+      return unwrap(api.PUT('/api/v1/time-entries/{id}', { params: { path: { id: entry.id } }, body: { end_date: now.date, end_time: now.time }, headers: { 'idempotency-key': idempotencyKey } }));
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['time-entries'] }),
     onError: fail('Could not clock out'),
@@ -172,28 +173,28 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
         )}
         <Group gap="xs">
           {visit.status !== 'in_progress' && visit.status !== 'completed' && (
-            <Button onClick={() => status.mutate('in_progress')} loading={status.isPending}>
+            <Button onClick={() => status.run('in_progress')} loading={status.pending}>
               Start visit
             </Button>
           )}
           {visit.status !== 'completed' && (
-            <Button onClick={() => status.mutate('completed')} loading={status.isPending} variant={visit.status === 'in_progress' ? 'filled' : 'default'}>
+            <Button onClick={() => status.run('completed')} loading={status.pending} variant={visit.status === 'in_progress' ? 'filled' : 'default'}>
               Complete visit
             </Button>
           )}
           {clock ? (
-            <Button color="#b02525" onClick={() => clockOut.mutate(clock)} loading={clockOut.isPending}>
+            <Button color="#b02525" onClick={() => clockOut.run(clock)} loading={clockOut.pending}>
               Clock out
             </Button>
           ) : (
-            <Button color="#0a5f6e" onClick={() => clockIn.mutate()} loading={clockIn.isPending}>
+            <Button color="#0a5f6e" onClick={() => clockIn.run()} loading={clockIn.pending}>
               Clock in
             </Button>
           )}
           <Button variant="default" onClick={() => setNoting((n) => !n)} aria-expanded={noting}>
             Add note
           </Button>
-          <Button variant="default" onClick={() => photo.current?.click()} loading={upload.isPending}>
+          <Button variant="default" onClick={() => photo.current?.click()} loading={upload.pending}>
             Add photo
           </Button>
         </Group>
@@ -207,7 +208,7 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
           aria-label="Photo"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) upload.mutate(file);
+            if (file) upload.run(file);
             e.target.value = '';
           }}
         />
@@ -215,13 +216,13 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              if (note.trim() && !comment.isPending) comment.mutate(note.trim());
+              if (note.trim() && !comment.pending) comment.run(note.trim());
             }}
           >
             <Stack gap={6}>
               <Textarea label="Note" value={note} onChange={(e) => setNote(e.currentTarget.value)} autosize minRows={2} />
               <Group justify="flex-end">
-                <Button type="submit" loading={comment.isPending}>
+                <Button type="submit" loading={comment.pending}>
                   Save note
                 </Button>
               </Group>

@@ -3,9 +3,9 @@
 // Download PDF, Mark as accepted, Convert to job, the customer's answer (E8).
 import type { components } from '@fieldwork/client';
 import { Alert, Button, Group, Loader, Paper, Select, Stack, Text } from '@mantine/core';
-import { useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useApiAction } from '../../components/api-action.tsx';
 import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
@@ -126,12 +126,9 @@ function StartFromTemplate({ contactId, propertyId }: { contactId: number | null
     enabled: allowed,
     retry: false,
   });
-  // One key per template chosen: a retry of the same choice makes one quote (E11).
-  const keys = useRef(new Map<number, string>());
-  const start = useMutation({
-    mutationFn: async (templateId: number) => {
-      const key = keys.current.get(templateId) ?? crypto.randomUUID();
-      keys.current.set(templateId, key);
+  // One key per choice (A160): the quote and its client set once, however often chosen meanwhile.
+  const start = useApiAction({
+    run: async (templateId: number, { idempotencyKey: key }) => {
       const made = await unwrap(
         api.POST('/api/v1/quote-templates/{id}/create-quote', { params: { path: { id: templateId } }, headers: { 'idempotency-key': key } }),
       );
@@ -160,11 +157,11 @@ function StartFromTemplate({ contactId, propertyId }: { contactId: number | null
         placeholder="Choose a template"
         data={list.map((t) => ({ value: String(t.id), label: t.template_name }))}
         value={null}
-        disabled={start.isPending}
-        onChange={(v) => v && start.mutate(Number(v))}
+        disabled={start.pending}
+        onChange={(v) => v && start.run(Number(v))}
         maw={360}
       />
-      {start.isError && (
+      {start.error && (
         <Text c="red" size="sm" role="alert">
           {start.error.message}
         </Text>
@@ -181,12 +178,13 @@ function QuotePage() {
   const client = useQueryClient();
   const quote = useQuery({ queryKey: ['quotes', id], queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}', { params: { path: { id } } })) });
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['quotes'] }), client.invalidateQueries({ queryKey: ['jobs'] })]);
-  const send = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/notifications', { body: { type: 'quote_to_customer', module_id: id } })),
+  const send = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/notifications', { body: { type: 'quote_to_customer', module_id: id }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
-  const accept = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/v1/quotes/{id}/status', { params: { path: { id } }, body: { status: 'accepted' } })),
+  const accept = useApiAction({
+    run: (_: void, { idempotencyKey }) =>
+      unwrap(api.PUT('/api/v1/quotes/{id}/status', { params: { path: { id } }, body: { status: 'accepted' }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
   if (quote.isError) return <Page title="Quote not found">The quote does not exist or was deleted.</Page>;
@@ -201,14 +199,14 @@ function QuotePage() {
           <Button component={Link} to={`/quotes/${id}/edit`} variant="default">
             Edit
           </Button>
-          <Button onClick={() => send.mutate()} loading={send.isPending}>
+          <Button onClick={() => send.run()} loading={send.pending}>
             Send to client
           </Button>
           <Button component="a" href={`/api/v1/quotes/${id}/pdf`} download variant="default">
             Download PDF
           </Button>
           {q.status !== 'accepted' && (
-            <Button onClick={() => accept.mutate()} loading={accept.isPending} variant="default">
+            <Button onClick={() => accept.run()} loading={accept.pending} variant="default">
               Mark as accepted
             </Button>
           )}
@@ -223,7 +221,7 @@ function QuotePage() {
           {failure.message}
         </Alert>
       )}
-      {send.isSuccess && (
+      {send.data && (
         <Alert color="green" role="status">
           Sent to {send.data.data.recipient.email}.
         </Alert>

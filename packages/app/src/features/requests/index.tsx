@@ -2,7 +2,7 @@
 // changes and Create quote (E6).
 import type { components } from '@fieldwork/client';
 import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { DataList, pageQuery } from '../../components/data-list.tsx';
@@ -15,6 +15,7 @@ import { ClientPicker, PropertyPicker } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 const STATUSES = ['new', 'responded', 'overdue', 'rejected', 'archived'] as const;
 type Status = (typeof STATUSES)[number];
@@ -136,12 +137,12 @@ function RequestPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const request = useQuery({ queryKey: ['requests', id], queryFn: () => unwrap(api.GET('/api/v1/requests/{id}', { params: { path: { id } } })) });
-  const status = useMutation({
-    mutationFn: (s: Status) => unwrap(api.PUT('/api/v1/requests/{id}/status', { params: { path: { id } }, body: { status: s } })),
+  const status = useApiAction({
+    run: (s: Status, { idempotencyKey }) => unwrap(api.PUT('/api/v1/requests/{id}/status', { params: { path: { id } }, body: { status: s } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['requests'] }),
   });
-  const createQuote = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/v1/requests/{id}/create-quote', { params: { path: { id } } })),
+  const createQuote = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/requests/{id}/create-quote', { params: { path: { id } } })),
     onSuccess: (res) => {
       void client.invalidateQueries({ queryKey: ['requests'] });
       void client.invalidateQueries({ queryKey: ['quotes'] });
@@ -155,7 +156,7 @@ function RequestPage() {
     <Page
       title={`Request #${r.number}`}
       actions={
-        <Button onClick={() => createQuote.mutate()} loading={createQuote.isPending}>
+        <Button onClick={() => createQuote.run()} loading={createQuote.pending}>
           Create quote
         </Button>
       }
@@ -184,7 +185,7 @@ function RequestPage() {
             value={r.status}
             onChange={(v) => {
               const s = asStatus(v);
-              if (s) status.mutate(s);
+              if (s) status.run(s);
             }}
             maw={220}
           />

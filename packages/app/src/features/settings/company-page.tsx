@@ -3,12 +3,14 @@
 // country, currency, time zone and emails; its errors show by their fields.
 import { Button, Card, Group, Image, Input, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiFailure, api, unwrap } from '../../lib/api.ts';
+import { countryOptions, currencyOptions, timeZoneOptions } from '../../lib/regions.ts';
 import { ME_KEY } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Workspace = components['schemas']['Workspace'];
 const TEXT_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about', 'reply_to', 'address', 'phone', 'email', 'website', 'tax_number'] as const;
@@ -51,6 +53,10 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
     const props = form.getInputProps(name);
     return { ...props, onChange: (e: Parameters<typeof props.onChange>[0]) => (setSaved(false), props.onChange(e)) };
   };
+  const values = form.getValues();
+  // A163: the browser's own lists in native selects (type-ahead by keyboard, the
+  // phone's own picker); '' is "none", which the API takes as clearing the value.
+  const none = { value: '', label: 'None' };
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md" maw={760}>
@@ -91,9 +97,9 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
               Region
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label="Country" description="Two letters, such as US" maxLength={2} {...input('country')} />
-              <TextInput label="Currency" description="Three letters, such as USD" maxLength={3} {...input('currency')} />
-              <TextInput label="Time zone" description="Such as America/Chicago" {...input('timezone')} />
+              <NativeSelect label="Country" data={[none, ...countryOptions(values.country)]} {...input('country')} />
+              <NativeSelect label="Currency" description="None: the country's" data={[none, ...currencyOptions(values.currency)]} {...input('currency')} />
+              <NativeSelect label="Time zone" description="Every date and time is shown in it" data={timeZoneOptions(values.timezone)} {...input('timezone')} />
               <NativeSelect
                 label="Week starts on"
                 data={[
@@ -132,8 +138,8 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
     client.setQueryData(['workspace'], result.data);
     if (input.current) input.current.value = '';
   };
-  const upload = useMutation({
-    mutationFn: (file: File) =>
+  const upload = useApiAction({
+    run: (file: File, { idempotencyKey }) =>
       unwrap(
         api.PUT('/api/v1/workspace/logo', {
           body: { file: file.name },
@@ -143,13 +149,13 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
             fd.set('file', file, file.name);
             return fd;
           },
-          headers: { 'idempotency-key': crypto.randomUUID() },
+          headers: { 'idempotency-key': idempotencyKey },
         }),
       ),
     onSuccess: done,
   });
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/v1/workspace/logo', { headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const remove = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/workspace/logo', { headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: done,
   });
   const failure = upload.error ?? remove.error;
@@ -175,18 +181,18 @@ function LogoCard({ workspace }: { workspace: Workspace }) {
             accept="image/png,image/jpeg"
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-description${error ? ` ${id}-error` : ''}`}
-            disabled={upload.isPending}
+            disabled={upload.pending}
             onChange={(e) => {
               const file = e.currentTarget.files?.[0];
               remove.reset();
-              if (file) upload.mutate(file);
+              if (file) upload.run(file);
             }}
             style={{ display: 'block', maxWidth: '100%', marginTop: 4 }}
           />
         </Input.Wrapper>
         {workspace.logo_url && (
           <Group>
-            <Button variant="default" color="red" loading={remove.isPending} onClick={() => (upload.reset(), remove.mutate())}>
+            <Button variant="default" color="red" loading={remove.pending} onClick={() => (upload.reset(), remove.run())}>
               Remove logo
             </Button>
           </Group>

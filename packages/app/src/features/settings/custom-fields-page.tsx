@@ -39,7 +39,7 @@ export default function CustomFieldsPage() {
       empty="No custom fields yet."
       queryKey={FIELDS}
       list={async () => (await unwrap(api.GET('/api/v1/custom-fields', { params: { query: { per_page: 100, sort_by: 'module_type' } } }))).data}
-      remove={(id) => unwrap(api.DELETE('/api/v1/custom-fields/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } }))}
+      remove={(id, idempotencyKey) => unwrap(api.DELETE('/api/v1/custom-fields/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } }))}
       columns={[
         {
           header: 'Label',

@@ -2,12 +2,13 @@
 // again), the list with when each was last used, and Revoke.
 import { Button, Card, CopyButton, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { components } from '@fieldwork/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo } from '../../lib/format.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Key = components['schemas']['KeyListItem'];
 type KeyType = components['schemas']['CreateKeyBody']['type'];
@@ -132,8 +133,8 @@ function KeyList() {
     queryKey: KEYS,
     queryFn: async () => (await unwrap(api.GET('/api/v1/keys', { params: { query: { revoked: false, per_page: 100, sort_by: 'created_at', sort_direction: 'desc' } } }))).data,
   });
-  const revoke = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE('/api/v1/keys/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const revoke = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/keys/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSettled: () => client.invalidateQueries({ queryKey: KEYS }),
   });
   if (keys.error) return <Text role="alert">{keys.error.message}</Text>;
@@ -175,7 +176,7 @@ function KeyList() {
                 <Table.Td visibleFrom="sm">{formatAgo(k.created_at)}</Table.Td>
                 <Table.Td>{k.last_used_at ? formatAgo(k.last_used_at) : 'Never'}</Table.Td>
                 <Table.Td>
-                  <Button size="xs" color="red.8" variant="outline" loading={revoke.isPending && revoke.variables === k.id} onClick={() => revoke.mutate(k.id)}>
+                  <Button size="xs" color="red.8" variant="outline" loading={revoke.pending && revoke.variables === k.id} onClick={() => revoke.run(k.id)}>
                     Revoke
                   </Button>
                 </Table.Td>

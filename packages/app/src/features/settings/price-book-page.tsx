@@ -22,7 +22,7 @@ export default function PriceBookPage() {
       empty="No items yet."
       queryKey={SERVICES}
       list={async () => (await unwrap(api.GET('/api/v1/services', { params: { query: { per_page: 100, sort_by: 'name' } } }))).data}
-      remove={(id) => unwrap(api.DELETE('/api/v1/services/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } }))}
+      remove={(id, idempotencyKey) => unwrap(api.DELETE('/api/v1/services/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } }))}
       columns={[
         {
           header: 'Name',

@@ -25,7 +25,7 @@ export default function QuoteTemplatesPage() {
       empty="No quote templates yet."
       queryKey={TEMPLATES}
       list={async () => (await unwrap(api.GET('/api/v1/quote-templates', { params: { query: { per_page: 100, sort_by: 'template_name' } } }))).data}
-      remove={(id) => unwrap(api.DELETE('/api/v1/quote-templates/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } }))}
+      remove={(id, idempotencyKey) => unwrap(api.DELETE('/api/v1/quote-templates/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } }))}
       columns={[
         { header: 'Name', cell: (t) => t.template_name },
         { header: 'Total', cell: (t) => money(t.total, me.workspace) },

@@ -19,7 +19,7 @@ export default function TaxRatesPage() {
       empty="No tax rates yet."
       queryKey={RATES}
       list={async () => (await unwrap(api.GET('/api/v1/tax-rates', { params: { query: { per_page: 100, sort_by: 'name' } } }))).data}
-      remove={(id) => unwrap(api.DELETE('/api/v1/tax-rates/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } }))}
+      remove={(id, idempotencyKey) => unwrap(api.DELETE('/api/v1/tax-rates/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } }))}
       columns={[
         {
           header: 'Name',

@@ -11,6 +11,7 @@ import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Role = components['schemas']['CreateTeamInviteBody']['role'];
 type Member = components['schemas']['User'];
@@ -95,13 +96,13 @@ function Invites() {
   const client = useQueryClient();
   const invites = useInvites();
   const [note, setNote] = useState<string | null>(null);
-  const resend = useMutation({
-    mutationFn: (id: number) => unwrap(api.POST('/api/v1/team/invites/{id}/resend', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const resend = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.POST('/api/v1/team/invites/{id}/resend', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: (r) => setNote(`Invite sent again to ${r.data.email}.`),
     onSettled: () => client.invalidateQueries({ queryKey: INVITES }),
   });
-  const cancel = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE('/api/v1/team/invites/{id}', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const cancel = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/team/invites/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: () => setNote('Invite cancelled.'),
     onSettled: () => client.invalidateQueries({ queryKey: ['team'] }),
   });
@@ -139,10 +140,10 @@ function Invites() {
                 <Table.Td visibleFrom="sm">{i.last_sent_at ? formatAgo(i.last_sent_at) : ''}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="wrap">
-                    <Button size="xs" variant="default" loading={resend.isPending && resend.variables === i.id} onClick={() => resend.mutate(i.id)}>
+                    <Button size="xs" variant="default" loading={resend.pending && resend.variables === i.id} onClick={() => resend.run(i.id)}>
                       Resend
                     </Button>
-                    <Button size="xs" variant="outline" color="red.8" loading={cancel.isPending && cancel.variables === i.id} onClick={() => cancel.mutate(i.id)}>
+                    <Button size="xs" variant="outline" color="red.8" loading={cancel.pending && cancel.variables === i.id} onClick={() => cancel.run(i.id)}>
                       Cancel
                     </Button>
                   </Group>
@@ -161,13 +162,13 @@ function Members() {
   const client = useQueryClient();
   const invites = useInvites();
   const members = useQuery({ queryKey: MEMBERS, queryFn: async () => (await unwrap(api.GET('/api/v1/users', { params: { query: { per_page: 100, sort_by: 'name' } } }))).data });
-  const update = useMutation({
-    mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
-      unwrap(api.PUT('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, body: { role }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const update = useApiAction({
+    run: ({ userId, role }: { userId: string; role: Role }, { idempotencyKey }) =>
+      unwrap(api.PUT('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, body: { role }, headers: { 'idempotency-key': idempotencyKey } })),
     onSettled: () => client.invalidateQueries({ queryKey: MEMBERS }),
   });
-  const remove = useMutation({
-    mutationFn: (userId: string) => unwrap(api.DELETE('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const remove = useApiAction({
+    run: (userId: string, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/users/{user_id}', { params: { path: { user_id: userId } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSettled: () => client.invalidateQueries({ queryKey: ['team'] }),
   });
   if (members.error) return <Text role="alert">{members.error.message}</Text>;
@@ -217,10 +218,10 @@ function Members() {
                     size="xs"
                     data={ROLES}
                     value={isRole(m.role) ? m.role : 'member'}
-                    disabled={update.isPending}
+                    disabled={update.pending}
                     onChange={(e) => {
                       const role = e.currentTarget.value;
-                      if (isRole(role)) update.mutate({ userId: m.user_id, role });
+                      if (isRole(role)) update.run({ userId: m.user_id, role });
                     }}
                   />
                 </Table.Td>
@@ -228,7 +229,7 @@ function Members() {
                   <CostPerHour member={m} />
                 </Table.Td>
                 <Table.Td>
-                  <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === m.user_id} onClick={() => remove.mutate(m.user_id)}>
+                  <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === m.user_id} onClick={() => remove.run(m.user_id)}>
                     Remove
                   </Button>
                 </Table.Td>

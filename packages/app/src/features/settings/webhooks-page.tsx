@@ -3,13 +3,14 @@
 // (status, attempts, response code, time; filter by status) with "Redeliver".
 import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { components } from '@fieldwork/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDateTime, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type TriggerEvent = components['schemas']['SubscribeWebhookBody']['trigger_event'];
 const EVENTS: TriggerEvent[] = [
@@ -98,8 +99,8 @@ function NewWebhookForm({ onCancel, onSaved }: { onCancel: () => void; onSaved: 
 function Subscriptions() {
   const client = useQueryClient();
   const subs = useQuery({ queryKey: SUBSCRIPTIONS, queryFn: async () => (await unwrap(api.GET('/api/webhooks/list'))).subscriptions });
-  const remove = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE('/api/webhooks/unsubscribe', { body: { subscription_id: id }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const remove = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.DELETE('/api/webhooks/unsubscribe', { body: { subscription_id: id }, headers: { 'idempotency-key': idempotencyKey } })),
     onSettled: () => client.invalidateQueries({ queryKey: SUBSCRIPTIONS }),
   });
   if (subs.error) return <Text role="alert">{subs.error.message}</Text>;
@@ -135,7 +136,7 @@ function Subscriptions() {
                   <Table.Td style={{ wordBreak: 'break-all' }}>{s.webhook_url}</Table.Td>
                   <Table.Td>{statusLabel(s.trigger_event)}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === s.id} onClick={() => remove.mutate(s.id)}>
+                    <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === s.id} onClick={() => remove.run(s.id)}>
                       Delete
                     </Button>
                   </Table.Td>
@@ -161,8 +162,8 @@ function Deliveries() {
     refetchInterval: 3000,
   });
   const [note, setNote] = useState<string | null>(null);
-  const redeliver = useMutation({
-    mutationFn: (id: number) => unwrap(api.POST('/api/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const redeliver = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.POST('/api/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: () => setNote('Queued for delivery again.'),
     onSettled: () => client.invalidateQueries({ queryKey: DELIVERIES }),
   });
@@ -214,7 +215,7 @@ function Deliveries() {
                   <Table.Td>{d.last_status_code ?? (d.last_error ? 'Error' : '')}</Table.Td>
                   <Table.Td visibleFrom="sm">{formatDateTime(d.delivered_at ?? d.created_at, me.workspace.timezone)}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="default" loading={redeliver.isPending && redeliver.variables === d.id} onClick={() => redeliver.mutate(d.id)}>
+                    <Button size="xs" variant="default" loading={redeliver.pending && redeliver.variables === d.id} onClick={() => redeliver.run(d.id)}>
                       Redeliver
                     </Button>
                   </Table.Td>

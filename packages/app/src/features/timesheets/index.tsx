@@ -4,7 +4,7 @@
 import type { components } from '@fieldwork/client';
 import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
@@ -12,6 +12,7 @@ import { addDays, formatDate, formatTime, nowIn, statusLabel, weekOf } from '../
 import { allPages } from '../../lib/pages.ts';
 import { isOffice, useMe } from '../../lib/session.ts';
 import { useWeekStart } from '../../lib/workspace.ts';
+import { useApiAction } from '../../components/api-action.tsx';
 
 type Sheet = components['schemas']['TimesheetListItem'];
 type Status = 'pending' | 'approved' | 'rejected';
@@ -46,9 +47,9 @@ export default function TimesheetsPage() {
     enabled: office,
     queryFn: () => allPages('/api/v1/users', { query: { per_page: 100, sort_by: 'first_name', sort_direction: 'asc' } }),
   });
-  const setStatus = useMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      unwrap(api.PUT('/api/v1/timesheets/{id}/status', { params: { path: { id } }, body: { status }, headers: { 'idempotency-key': crypto.randomUUID() } })),
+  const setStatus = useApiAction({
+    run: ({ id, status }: { id: number; status: Status }, { idempotencyKey }) =>
+      unwrap(api.PUT('/api/v1/timesheets/{id}/status', { params: { path: { id } }, body: { status }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['timesheets'] }),
     onError: (err) => notifications.show({ color: 'red', title: 'The timesheet was not changed', message: err.message }),
   });
@@ -115,7 +116,7 @@ export default function TimesheetsPage() {
         <Group justify="space-between">
           <Text fw={700}>Total: {hours(mine?.total_time ?? 0)}</Text>
           {mine && (mine.status === 'draft' || mine.status === 'rejected') && (
-            <Button onClick={() => setStatus.mutate({ id: mine.id, status: 'pending' })} loading={setStatus.isPending}>
+            <Button onClick={() => setStatus.run({ id: mine.id, status: 'pending' })} loading={setStatus.pending}>
               Submit
             </Button>
           )}
@@ -147,12 +148,12 @@ export default function TimesheetsPage() {
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         {s.status !== 'approved' && (
-                          <Button size="xs" onClick={() => setStatus.mutate({ id: s.id, status: 'approved' })}>
+                          <Button size="xs" onClick={() => setStatus.run({ id: s.id, status: 'approved' })}>
                             Approve
                           </Button>
                         )}
                         {s.status !== 'rejected' && (
-                          <Button size="xs" color="red.9" variant="outline" onClick={() => setStatus.mutate({ id: s.id, status: 'rejected' })}>
+                          <Button size="xs" color="red.9" variant="outline" onClick={() => setStatus.run({ id: s.id, status: 'rejected' })}>
                             Reject
                           </Button>
                         )}

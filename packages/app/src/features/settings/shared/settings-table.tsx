@@ -3,9 +3,10 @@
 // (the same form, filled, saving with PUT) and "Delete", and the API's refusal of
 // a delete as an alert. The page gives its columns and its form.
 import { Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Page } from '../../../components/page.tsx';
+import { useApiAction } from '../../../components/api-action.tsx';
 
 export interface Column<T> {
   header: string;
@@ -28,7 +29,8 @@ export interface SettingsTableProps<T extends { id: number }> {
   empty: string;
   queryKey: QueryKey;
   list: () => Promise<T[]>;
-  remove: (id: number) => Promise<unknown>;
+  /** Deletes a row; send `idempotencyKey` as its Idempotency-Key (A160). */
+  remove: (id: number, idempotencyKey: string) => Promise<unknown>;
   columns: Column<T>[];
   Form: (props: RowFormProps<T>) => ReactNode;
   /** A form wider than a few fields (a template's line items). */
@@ -40,7 +42,7 @@ export function SettingsTable<T extends { id: number }>({ title, newLabel, editL
   // null: no form; 'new'; or the row being edited.
   const [open, setOpen] = useState<'new' | T | null>(null);
   const rows = useQuery({ queryKey, queryFn: list });
-  const deletion = useMutation({ mutationFn: remove, onSettled: () => client.invalidateQueries({ queryKey }) });
+  const deletion = useApiAction({ run: (id: number, { idempotencyKey }) => remove(id, idempotencyKey), onSettled: () => client.invalidateQueries({ queryKey }) });
   const editing = open !== null && open !== 'new' ? open : null;
   return (
     <Page title={title} actions={open === null && <Button onClick={() => setOpen('new')}>{newLabel}</Button>}>
@@ -91,7 +93,7 @@ export function SettingsTable<T extends { id: number }>({ title, newLabel, editL
                       <Button size="xs" variant="default" onClick={() => setOpen(row)}>
                         Edit
                       </Button>
-                      <Button size="xs" variant="outline" color="red.8" loading={deletion.isPending && deletion.variables === row.id} onClick={() => deletion.mutate(row.id)}>
+                      <Button size="xs" variant="outline" color="red.8" loading={deletion.pending && deletion.variables === row.id} onClick={() => deletion.run(row.id)}>
                         Delete
                       </Button>
                     </Group>
