@@ -8,7 +8,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
@@ -43,37 +44,23 @@ export default function InvoicesRoutes() {
 function InvoicesList() {
   const ws = useMe().workspace;
   return (
-    <Page title="Invoices">
-      <DataList<components['schemas']['InvoiceListItem']>
-        queryKey="invoices"
-        caption="Invoices"
-        searchLabel="Search invoices"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(i) => i.id}
-        rowLink={(i) => `/invoices/${i.id}`}
-        columns={[
-          { key: 'number', label: 'Invoice', sortable: true, render: (i) => `Invoice #${i.number}` },
-          { key: 'status', label: 'Status', render: (i) => <StatusBadge status={i.status} /> },
-          { key: 'total', label: 'Total', sortable: true, wide: true, render: (i) => money(i.total, ws) },
-          { key: 'balance', label: 'Balance', render: (i) => (i.status === 'overdue' ? <Text c="red.9" fw={600} size="sm">{`${money(i.balance, ws)} overdue`}</Text> : money(i.balance, ws)) },
-          { key: 'due_date', label: 'Due', sortable: true, wide: true, render: (i) => formatDate(i.due_date) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/invoices', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const),
-                  ...(p.tab ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No invoices."
-      />
-    </Page>
+    <ListPage<components['schemas']['InvoiceListItem']>
+      title="Invoices"
+      path="/invoices"
+      queryKey="invoices"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Invoice', sortable: true, render: (i) => `Invoice #${i.number}` },
+        { key: 'status', label: 'Status', render: (i) => <StatusBadge status={i.status} /> },
+        { key: 'total', label: 'Total', sortable: true, wide: true, render: (i) => money(i.total, ws) },
+        { key: 'balance', label: 'Balance', render: (i) => (i.status === 'overdue' ? <Text c="red.9" fw={600} size="sm">{`${money(i.balance, ws)} overdue`}</Text> : money(i.balance, ws)) },
+        { key: 'due_date', label: 'Due', sortable: true, wide: true, render: (i) => formatDate(i.due_date) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/invoices', { params: { query: { ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
+      }
+      empty="No invoices."
+    />
   );
 }
 

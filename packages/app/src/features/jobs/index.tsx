@@ -8,7 +8,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, RecordTable, StatusBadge } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
@@ -40,43 +41,21 @@ export default function JobsRoutes() {
 function JobsList() {
   const ws = useMe().workspace;
   return (
-    <Page
+    <ListPage<components['schemas']['JobListItem']>
       title="Jobs"
-      actions={
-        <Button component={Link} to="/jobs/new">
-          New job
-        </Button>
-      }
-    >
-      <DataList<components['schemas']['JobListItem']>
-        queryKey="jobs"
-        caption="Jobs"
-        searchLabel="Search jobs"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(j) => j.id}
-        rowLink={(j) => `/jobs/${j.id}`}
-        columns={[
-          { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
-          { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
-          { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/jobs', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'created_at'] as const),
-                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No jobs."
-      />
-    </Page>
+      path="/jobs"
+      queryKey="jobs"
+      newLabel="New job"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
+        { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
+        { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
+        { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
+      ]}
+      fetchPage={(p) => unwrap(api.GET('/api/v1/jobs', { params: { query: { ...pageQuery(p, ['number', 'total', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))}
+      empty="No jobs."
+    />
   );
 }
 

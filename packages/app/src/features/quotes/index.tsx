@@ -6,7 +6,8 @@ import { Alert, Button, Group, Loader, Paper, Select, Stack, Text } from '@manti
 import { useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
@@ -36,44 +37,24 @@ export default function QuotesRoutes() {
 function QuotesList() {
   const ws = useMe().workspace;
   return (
-    <Page
+    <ListPage<components['schemas']['QuoteListItem']>
       title="Quotes"
-      actions={
-        <Button component={Link} to="/quotes/new">
-          New quote
-        </Button>
+      path="/quotes"
+      queryKey="quotes"
+      newLabel="New quote"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Quote', sortable: true, render: (q) => `Quote #${q.number}` },
+        { key: 'name', label: 'Title', wide: true, render: (q) => q.name ?? '' },
+        { key: 'status', label: 'Status', render: (q) => <StatusBadge status={q.status} /> },
+        { key: 'total', label: 'Total', sortable: true, render: (q) => money(q.total, ws) },
+        { key: 'date', label: 'Date', sortable: true, wide: true, render: (q) => formatDate(q.date) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/quotes', { params: { query: { ...pageQuery(p, ['number', 'total', 'date', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
       }
-    >
-      <DataList<components['schemas']['QuoteListItem']>
-        queryKey="quotes"
-        caption="Quotes"
-        searchLabel="Search quotes"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(q) => q.id}
-        rowLink={(q) => `/quotes/${q.id}`}
-        columns={[
-          { key: 'number', label: 'Quote', sortable: true, render: (q) => `Quote #${q.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (q) => q.name ?? '' },
-          { key: 'status', label: 'Status', render: (q) => <StatusBadge status={q.status} /> },
-          { key: 'total', label: 'Total', sortable: true, render: (q) => money(q.total, ws) },
-          { key: 'date', label: 'Date', sortable: true, wide: true, render: (q) => formatDate(q.date) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/quotes', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'date', 'created_at'] as const),
-                  ...(p.tab ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No quotes."
-      />
-    </Page>
+      empty="No quotes."
+    />
   );
 }
 

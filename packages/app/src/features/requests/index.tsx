@@ -5,7 +5,8 @@ import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Textarea
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentSection, StatusBadge } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -33,43 +34,23 @@ export default function RequestsRoutes() {
 
 function RequestsList() {
   return (
-    <Page
+    <ListPage<components['schemas']['Request']>
       title="Requests"
-      actions={
-        <Button component={Link} to="/requests/new">
-          New request
-        </Button>
+      path="/requests"
+      queryKey="requests"
+      newLabel="New request"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Request', sortable: true, render: (r) => `Request #${r.number}` },
+        { key: 'name', label: 'Title', wide: true, render: (r) => r.name ?? '' },
+        { key: 'status', label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+        { key: 'requested_on', label: 'Preferred date', sortable: true, wide: true, render: (r) => formatDate(r.requested_on) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/requests', { params: { query: { ...pageQuery(p, ['number', 'requested_on', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
       }
-    >
-      <DataList<components['schemas']['Request']>
-        queryKey="requests"
-        caption="Requests"
-        searchLabel="Search requests"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(r) => r.id}
-        rowLink={(r) => `/requests/${r.id}`}
-        columns={[
-          { key: 'number', label: 'Request', sortable: true, render: (r) => `Request #${r.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (r) => r.name ?? '' },
-          { key: 'status', label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
-          { key: 'requested_on', label: 'Preferred date', sortable: true, wide: true, render: (r) => formatDate(r.requested_on) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/requests', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'requested_on', 'created_at'] as const),
-                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No requests."
-      />
-    </Page>
+      empty="No requests."
+    />
   );
 }
 

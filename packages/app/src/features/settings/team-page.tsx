@@ -2,12 +2,13 @@
 // member" (an email with a setup link valid 7 days), and pending invites with
 // "Resend" and "Cancel". Refusals (the last owner, an admin touching an owner)
 // come from the API and show as its message.
-import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
+import { FormButtons, RowsTable } from './shared/settings-table.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
@@ -73,14 +74,7 @@ function InviteForm({ onCancel, onSent }: { onCancel: () => void; onSent: (email
           <Text size="sm" c="dimmed">
             They get an email with a link to set their password, valid for 7 days.
           </Text>
-          <Group>
-            <Button type="submit" loading={pending}>
-              Send invite
-            </Button>
-            <Button variant="subtle" onClick={onCancel}>
-              Cancel
-            </Button>
-          </Group>
+          <FormButtons save="Send invite" pending={pending} onCancel={onCancel} />
         </Stack>
       </form>
     </Card>
@@ -118,40 +112,26 @@ function Invites() {
         </Text>
       )}
       {note && <Text role="status">{note}</Text>}
-      <Table.ScrollContainer minWidth={0}>
-        <Table>
-          <VisuallyHidden component="caption">Pending invites</VisuallyHidden>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th visibleFrom="sm">Sent</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {invites.data.map((i) => (
-              <Table.Tr key={i.id}>
-                <Table.Td style={{ wordBreak: 'break-word' }}>{i.email}</Table.Td>
-                <Table.Td>{ROLES.find((r) => r.value === i.role)?.label ?? i.role}</Table.Td>
-                <Table.Td visibleFrom="sm">{i.last_sent_at ? formatAgo(i.last_sent_at) : ''}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="wrap">
-                    <Button size="xs" variant="default" loading={resend.isPending && resend.variables === i.id} onClick={() => resend.mutate(i.id)}>
-                      Resend
-                    </Button>
-                    <Button size="xs" variant="outline" color="red.8" loading={cancel.isPending && cancel.variables === i.id} onClick={() => cancel.mutate(i.id)}>
-                      Cancel
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        caption="Pending invites"
+        rows={invites.data}
+        rowKey={(i) => i.id}
+        columns={[
+          { header: 'Email', cell: (i) => i.email },
+          { header: 'Role', cell: (i) => ROLES.find((r) => r.value === i.role)?.label ?? i.role },
+          { header: 'Sent', visibleFrom: 'sm', cell: (i) => (i.last_sent_at ? formatAgo(i.last_sent_at) : '') },
+        ]}
+        actions={(i) => (
+          <Group gap="xs" wrap="wrap">
+            <Button size="xs" variant="default" loading={resend.isPending && resend.variables === i.id} onClick={() => resend.mutate(i.id)}>
+              Resend
+            </Button>
+            <Button size="xs" variant="outline" color="red.8" loading={cancel.isPending && cancel.variables === i.id} onClick={() => cancel.mutate(i.id)}>
+              Cancel
+            </Button>
+          </Group>
+        )}
+      />
     </Stack>
   );
 }
@@ -186,53 +166,48 @@ function Members() {
           {failed.message}
         </Text>
       )}
-      <Table.ScrollContainer minWidth={0}>
-        <Table>
-          <VisuallyHidden component="caption">Members</VisuallyHidden>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.map((m) => (
-              <Table.Tr key={m.user_id}>
-                <Table.Td style={{ wordBreak: 'break-word' }}>
-                  {nameOf(m)}
-                  {m.user_id === me.user.id && ' (you)'}
-                  <Text size="xs" c="dimmed" visibleFrom="sm">
-                    {m.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    // Named by the person, under the column "Role": a label with "Role" in it would
-                    // make the invite form's "Role" ambiguous to anyone finding fields by label.
-                    aria-label={nameOf(m)}
-                    size="xs"
-                    data={ROLES}
-                    value={isRole(m.role) ? m.role : 'member'}
-                    disabled={update.isPending}
-                    onChange={(e) => {
-                      const role = e.currentTarget.value;
-                      if (isRole(role)) update.mutate({ userId: m.user_id, role });
-                    }}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === m.user_id} onClick={() => remove.mutate(m.user_id)}>
-                    Remove
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        caption="Members"
+        rows={list}
+        rowKey={(m) => m.user_id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (m) => (
+              <>
+                {nameOf(m)}
+                {m.user_id === me.user.id && ' (you)'}
+                <Text size="xs" c="dimmed" visibleFrom="sm">
+                  {m.email}
+                </Text>
+              </>
+            ),
+          },
+          {
+            header: 'Role',
+            cell: (m) => (
+              <NativeSelect
+                // Named by the person, under the column "Role": a label with "Role" in it would
+                // make the invite form's "Role" ambiguous to anyone finding fields by label.
+                aria-label={nameOf(m)}
+                size="xs"
+                data={ROLES}
+                value={isRole(m.role) ? m.role : 'member'}
+                disabled={update.isPending}
+                onChange={(e) => {
+                  const role = e.currentTarget.value;
+                  if (isRole(role)) update.mutate({ userId: m.user_id, role });
+                }}
+              />
+            ),
+          },
+        ]}
+        actions={(m) => (
+          <Button size="xs" variant="outline" color="red.8" loading={remove.isPending && remove.variables === m.user_id} onClick={() => remove.mutate(m.user_id)}>
+            Remove
+          </Button>
+        )}
+      />
     </Stack>
   );
 }
