@@ -22,6 +22,7 @@ import * as m0020 from './migrations/0020-status-order-indexes.ts';
 import * as m0021 from './migrations/0021-queue-claim-indexes.ts';
 import * as m0022 from './migrations/0022-payment-days.ts';
 import * as m0023 from './migrations/0023-contact-email-match.ts';
+import * as m0026 from './migrations/0026-client-search.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0021-queue-claim-indexes': m0021,
   '0022-payment-days': m0022,
   '0023-contact-email-match': m0023,
+  '0026-client-search': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -194,3 +194,20 @@ export async function deleteEvent(db: Kysely<DB>, workspaceId: number, id: numbe
   if (gone) await recordDeletions(db, workspaceId, 'events', [id]); // E13, in the delete's transaction
   return gone;
 }
+
+/** F222: how many of a job's visits are still open (neither completed, cancelled nor missed), and the job's status; undefined: no such job. */
+export async function jobVisitProgress(db: Kysely<DB>, workspaceId: number, jobId: number): Promise<{ status: string; open: number } | undefined> {
+  const job = await db.selectFrom('jobs').select('status').where('workspace_id', '=', workspaceId).where('id', '=', jobId).executeTakeFirst();
+  if (!job) return undefined;
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('job_id', '=', jobId)
+    .where('status', 'not in', CLOSED_VISIT_STATUSES)
+    .executeTakeFirstOrThrow();
+  return { status: job.status, open: Number(row.n) };
+}
+
+/** F222: the statuses that close a visit: nothing more will be done on it. */
+export const CLOSED_VISIT_STATUSES = ['completed', 'cancelled', 'missed'];

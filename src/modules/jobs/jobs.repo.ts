@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
 import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
@@ -7,7 +7,9 @@ import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { shapedQuery } from '../../db/shaped.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
 import {
+  contactNameJson,
   type ContactRef,
+  withContact,
   contactRefJson,
   type DocumentRef,
   documentRefJson,
@@ -32,22 +34,35 @@ export function jobOf(row: Selectable<JobsTable>, extra?: ReadonlySet<string>): 
 const listSpec: ListSpec = {
   id: 'id',
   sort: sortByName(['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at']),
+  searchContact: 'jobs.contact_id',
   search: ['name', sql`cast(number as text)`],
 };
 
-const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; quote_id?: number; status?: string[] }) => {
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; quote_id?: number; status?: string[]; to_invoice?: boolean; expand: boolean }) => {
   let qb = db
     .selectFrom('jobs')
     .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'created_at'])
     .where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'jobs.contact_id').as('contact'));
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
   if (f.status) qb = qb.where('status', 'in', f.status);
+  if (f.to_invoice !== undefined) {
+    // Home's "Jobs to invoice" (F221): completed, and no invoice names the job.
+    const toInvoice = (eb: ExpressionBuilder<DB, 'jobs'>) =>
+      eb.and([
+        eb('jobs.status', '=', 'completed'),
+        eb.not(eb.exists(eb.selectFrom('invoices').select('invoices.id').whereRef('invoices.workspace_id', '=', 'jobs.workspace_id').whereRef('invoices.job_id', '=', 'jobs.id'))),
+      ]);
+    qb = qb.where((eb) => (f.to_invoice ? toInvoice(eb) : eb.not(toInvoice(eb))));
+  }
   return qb;
 });
 
-export function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
-  return list(db, { ws: workspaceId, contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined }, q);
+export async function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery) {
+  const expand = q.expand === 'contact';
+  const page = await list(db, { ws: workspaceId, contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined, to_invoice: q.to_invoice, expand }, q);
+  return expand ? { pagination: page.pagination, rows: page.rows.map(withContact) } : page;
 }
 
 /** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */
