@@ -60,7 +60,7 @@ export function ListPage<T extends { id: number }>({ title, path, queryKey, newL
 /** The tab's status when it is one of `statuses` (the API refuses others with a 400). */
 export const tabStatus = <S extends string>(statuses: readonly S[], tab: string | undefined): S | undefined => statuses.find((s) => s === tab);
 
-/** A14: the "Client" column of a document list (A13): the linked client's name, or nothing. */
-export function clientColumn<T extends { contact?: { first_name: string | null; last_name: string | null } | null }>(): Column<T> {
+/** A13: a document list's "Client" column, from the items' `contact` (the list fetched with `expand: 'contact'`). */
+export function clientColumn<T extends { contact?: { first_name: string; last_name: string } | null }>(): Column<T> {
   return { key: 'client', label: 'Client', render: (r) => (r.contact ? fullName(r.contact) : '') };
 }

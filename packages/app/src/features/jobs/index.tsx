@@ -3,15 +3,17 @@
 // schedule's visit form exists), time logged, notes, files, status changes and
 // Create invoice (E6).
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { pageQuery } from '../../components/data-list.tsx';
-import { ListPage, tabStatus } from '../../components/list-page.tsx';
+import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
-import { DocumentSection, DocumentView, RecordTable, StatusBadge } from '../../components/documents.tsx';
+import { DocumentSection, DocumentView, RecordTable } from '../../components/documents.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
@@ -19,11 +21,12 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { formatClockRange, formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 
 const STATUSES = ['draft', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 type Status = (typeof STATUSES)[number];
+const TO_INVOICE = 'to_invoice';
 const asStatus = (v: string | null | undefined): Status | undefined => STATUSES.find((s) => s === v);
 
 export default function JobsRoutes() {
@@ -46,14 +49,16 @@ function JobsList() {
       path="/jobs"
       queryKey="jobs"
       newLabel="New job"
-      tabs={STATUSES}
+      // A158: Home's "Jobs to invoice" opens the last tab: completed, no invoice yet.
+      tabs={[...STATUSES, { value: TO_INVOICE, label: 'To invoice' }]}
       columns={[
         { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
+        clientColumn(),
         { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
         { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
         { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
       ]}
-      fetchPage={(p) => unwrap(api.GET('/api/v1/jobs', { params: { query: { ...pageQuery(p, ['number', 'total', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))}
+      fetchPage={(p) => unwrap(api.GET('/api/v1/jobs', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'total', 'created_at'] as const), ...(p.tab === TO_INVOICE ? { to_invoice: true } : { status: tabStatus(STATUSES, p.tab) }) } } }))}
       empty="No jobs."
     />
   );
@@ -161,7 +166,7 @@ function JobPage() {
             <CustomFieldList moduleType="job" values={j.custom_fields} />
           </Stack>
           {writes && (
-          <Select
+          <ComboSelect
             label="Status"
             allowDeselect={false}
             data={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
@@ -190,8 +195,7 @@ function JobPage() {
               {(visits.data?.data ?? []).map((e) => (
                 <Table.Tr key={e.id}>
                   <Table.Td>
-                    {formatDate(e.start_date)} {e.start_time ?? ''}
-                    {e.end_time ? `–${e.end_time}` : ''}
+                    {formatDate(e.start_date)} {formatClockRange(e.start_time, e.end_time)}
                   </Table.Td>
                   <Table.Td>{e.name ?? ''}</Table.Td>
                   <Table.Td>

@@ -8,7 +8,7 @@ import interactionPlugin, { type DropArg, type EventResizeDoneArg } from '@fullc
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useMemo, useRef, useState } from 'react';
-import { addDays, nowIn } from '../../lib/format.ts';
+import { addDays, formatClock, formatClockRange, nowIn } from '../../lib/format.ts';
 import { colourOf, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 export type CalendarView = 'timeGridDay' | 'timeGridWeek' | 'dayGridMonth';
@@ -91,20 +91,43 @@ function content({ event, timeText }: EventContentArg) {
 // included (a new Intl.DateTimeFormat per event's time: most of a drop's ~200 ms).
 const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
 const DAY_HEADER = { weekday: 'short', day: 'numeric' } as const;
-// A visit's times through one Intl.DateTimeFormat made once, each text kept: FullCalendar's
-// own formatter makes a new one for every event's range, at every redraw.
-const TIME = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+// A155: Month's column headers are weekdays ("Mon"): the grid holds several weeks, so a
+// date there ("5 Mon") was only the current week's.
+const VIEWS = { dayGridMonth: { dayHeaderFormat: { weekday: 'short' } } } as const;
+// A157: the app's one time format (src/lib/format), each text kept: FullCalendar's own
+// formatter makes a new Intl.DateTimeFormat for every event's range, at every redraw.
 const timeTexts = new Map<string, string>();
 const eventTime = ({ start, end }: { start: { marker: Date }; end?: { marker: Date } }) => {
   const key = `${start.marker.getTime()} ${end?.marker.getTime() ?? ''}`;
   let text = timeTexts.get(key);
   if (text === undefined) {
-    text = end ? TIME.formatRange(start.marker, end.marker) : TIME.format(start.marker);
+    text = formatClockRange(timeOf(start.marker), end ? timeOf(end.marker) : null);
     if (timeTexts.size > 5000) timeTexts.clear();
     timeTexts.set(key, text);
   }
   return text;
 };
+const slotLabel = ({ date }: { date: { marker: Date } }) => formatClock(timeOf(date.marker));
+
+/**
+ * A154: each visit is a button (FullCalendar makes it focusable, Enter opens it) named by
+ * what it shows: time, title, client, assignees.
+ */
+/**
+ * A day of the Month grid is named by its visits and number as it shows them: FullCalendar
+ * names the cell by its date alone (aria-labelledby), which axe refuses once the cell shows
+ * visits (label-content-name-mismatch); the day number keeps its full date.
+ */
+function dayCellDidMount({ el }: { el: HTMLElement }) {
+  el.removeAttribute('aria-labelledby');
+}
+
+function eventDidMount({ el, event, timeText }: { el: HTMLElement; event: { title: string; extendedProps: Record<string, unknown> }; timeText: string }) {
+  const { client, assignees, conflict } = event.extendedProps as { client: string; assignees: string; conflict: boolean };
+  el.setAttribute('role', 'button');
+  el.tabIndex = 0;
+  el.setAttribute('aria-label', [timeText, event.title, client, assignees, conflict ? 'Conflict' : ''].filter(Boolean).join(', '));
+}
 
 /** FullCalendar's callbacks, made once, calling the latest props. */
 function useHandlers(props: CalendarProps, shown: Shown) {
@@ -222,7 +245,11 @@ export default function Calendar(props: CalendarProps) {
         nowIndicator
         slotEventOverlap={false}
         dayHeaderFormat={DAY_HEADER}
+        views={VIEWS}
         eventTimeFormat={eventTime}
+        slotLabelFormat={slotLabel}
+        eventDidMount={eventDidMount}
+        dayCellDidMount={dayCellDidMount}
         editable
         eventResizableFromStart={false}
         selectable
