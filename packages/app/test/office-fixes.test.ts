@@ -130,6 +130,9 @@ describe('what a new owner tripped over (browser)', { skip: skipBrowser }, () =>
       await client.fill('Lovel');
       const listbox = page.getByRole('listbox');
       await listbox.getByRole('option', { name: /Ada Lovelace/ }).waitFor();
+      // The search settles (debounced, then fetched): while a search runs the list may be empty for a moment.
+      await page.waitForLoadState('networkidle');
+      await listbox.getByRole('option', { name: /Ada Lovelace/ }).waitFor();
       assert.equal(await client.getAttribute('aria-expanded'), 'true');
       assert.deepEqual(await axeViolations(page), [], `${path}: the Client listbox open`);
       await listbox.getByRole('option', { name: /Ada Lovelace/ }).click();
