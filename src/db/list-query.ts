@@ -83,6 +83,13 @@ export interface ListSpec {
    * filtered by nothing but `workspace_id = ?` reads its total there, not with count(*).
    */
   rowCount?: keyof DB;
+  /**
+   * A13 (F220): `search` also finds a row by its client: the qualified column holding
+   * the contact id (`quotes.contact_id`), matched against the contact's first name,
+   * last name, full name and company, through the contacts' trigram index (0026) for
+   * terms it serves.
+   */
+  searchContact?: `${string}.${string}`;
 }
 
 /** Sort fields that are their own column names; `created_at` and `updated_at` always among them. */
@@ -108,7 +115,8 @@ function searchPatterns(spec: ListSpec, search?: string): { pattern?: string; ca
   if (!term || !columns?.length) return {};
   const lower = term.toLowerCase();
   const pattern = `%${escapeLike(lower)}%`;
-  if (Array.isArray(spec.search) || !spec.search || !TRIGRAM.test(lower)) return { pattern };
+  const indexed = (spec.search && !Array.isArray(spec.search)) || spec.searchContact !== undefined;
+  if (!indexed || !TRIGRAM.test(lower)) return { pattern };
   // The index's LIKE takes no ESCAPE clause (FTS5 would not use it): each wildcard
   // or backslash of the term becomes `_`, which matches it too, so the candidates
   // hold every exact match.
@@ -119,11 +127,26 @@ function searchPatterns(spec: ListSpec, search?: string): { pattern?: string; ca
 function applySearch<TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, spec: ListSpec, pattern?: string, candidate?: string) {
   const columns = Array.isArray(spec.search) ? spec.search : spec.search?.columns;
   if (pattern === undefined || !columns?.length) return qb;
-  const exact = qb.where((eb) =>
-    eb.or(columns.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`)),
-  );
+  const own = columns.map((col) => sql<boolean>`lower(${typeof col === 'string' ? sql.ref(col) : col}) like ${pattern} escape '\\'`);
+  const exact = qb.where((eb) => eb.or(spec.searchContact ? [...own, contactMatches(spec.searchContact, pattern, candidate)] : own));
   if (candidate === undefined || Array.isArray(spec.search) || !spec.search) return exact;
   return exact.where(sql<boolean>`${sql.ref(spec.id)} in (select rowid from ${sql.table(spec.search.index)} where doc like ${candidate})`);
+}
+
+/**
+ * F220: the row's client matches the search. With a candidate pattern the contacts' trigram
+ * index (its document holds the names and the company, 0026) gives the candidates once for
+ * the whole list, uncorrelated; a row's contact is in its workspace (D11), so the set needs no
+ * workspace. A shorter term reads the row's own contact by its primary key.
+ */
+function contactMatches(column: `${string}.${string}`, pattern: string, candidate: string | undefined) {
+  const name = sql`(lower(c.first_name) like ${pattern} escape '\\' or lower(c.last_name) like ${pattern} escape '\\' or lower(c.first_name || ' ' || c.last_name) like ${pattern} escape '\\' or lower(c.company) like ${pattern} escape '\\')`;
+  const ref = sql.ref(column);
+  if (candidate !== undefined) {
+    return sql<boolean>`${ref} in (select c.id from contacts c where c.id in (select rowid from contacts_search where doc like ${candidate}) and ${name})`;
+  }
+  const workspace = sql.ref(`${column.slice(0, column.lastIndexOf('.'))}.workspace_id`);
+  return sql<boolean>`exists (select 1 from contacts c where c.id = ${ref} and c.workspace_id = ${workspace} and ${name})`;
 }
 
 /** Applies the search; returns the builder, for the list and for ad-hoc counts. */

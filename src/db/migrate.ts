@@ -24,6 +24,7 @@ import * as m0022 from './migrations/0022-payment-days.ts';
 import * as m0023 from './migrations/0023-contact-email-match.ts';
 import * as m0024 from './migrations/0024-recurring.ts';
 import * as m0025 from './migrations/0025-property-access-notes.ts';
+import * as m0026 from './migrations/0026-client-search.ts';
 import * as m0027 from './migrations/0027-reports.ts';
 import * as m0028 from './migrations/0028-reminders-calendar-feeds.ts';
 
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0023-contact-email-match': m0023,
   '0024-recurring': m0024,
   '0025-property-access-notes': m0025,
+  '0026-client-search': m0026,
   '0027-reports': m0027,
   '0028-reminders-calendar-feeds': m0028,
 };

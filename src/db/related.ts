@@ -28,6 +28,20 @@ export const PropertyRef = Type.Object({
 export const DocumentRef = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
 export { UserRef };
 export type ContactName = Static<typeof ContactName>;
+
+/**
+ * A13 (F223): `expand=contact` on the lists of requests, quotes, jobs and invoices adds each
+ * item's `contact` ({id, first_name, last_name}, or null); without it an item has exactly
+ * SPEC's fields.
+ */
+export const ExpandContact = Type.Optional(Type.Enum(['contact'], { description: "`contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null)" }));
+/** A list item's optional client (present only with `expand=contact`). */
+export const ListContact = Type.Optional(Nullable(ContactName));
+/** A list row whose query selected `contactNameJson(...).as('contact')`, with that JSON parsed. */
+export function withContact<R extends object>(row: R): R & { contact: ContactName | null } {
+  const text = (row as { contact?: string | null }).contact;
+  return Object.assign(row, { contact: text ? parseJson<ContactName>(text) : null });
+}
 export type ContactRef = Static<typeof ContactRef>;
 export type PropertyRef = Static<typeof PropertyRef>;
 export type DocumentRef = Static<typeof DocumentRef>;

@@ -3254,12 +3254,39 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        RequestListItem: {
+            id: number;
+            workspace_id: number;
+            number: number;
+            name: string | null;
+            contact_id: number | null;
+            property_id: number | null;
+            assignee_id: string | null;
+            details: string | null;
+            assessment: string | null;
+            requested_on: string | null;
+            status: string;
+            data: unknown;
+            custom_fields: unknown;
+            created_at: string;
+            updated_at: string;
+            contact?: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
+        };
         QuoteListItem: {
             id: number;
             number: number;
             name: string | null;
             status: string;
             contact_id: number | null;
+            contact?: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
             total: number;
             date: string | null;
             expire_on: string | null;
@@ -3272,6 +3299,11 @@ export interface components {
             status: string;
             type: string;
             contact_id: number | null;
+            contact?: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
             total?: number;
             schedule: {
                 rrule: string;
@@ -3292,6 +3324,11 @@ export interface components {
             number: number;
             name: string | null;
             contact_id: number | null;
+            contact?: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
             status: string;
             total: number;
             amount_paid: number;
@@ -6466,6 +6503,8 @@ export interface operations {
                 contact_id?: number;
                 /** @description comma-separated: new, responded, overdue, rejected, archived */
                 status?: string;
+                /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
+                expand?: "contact";
             };
             header?: never;
             path?: never;
@@ -6485,7 +6524,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Request"][];
+                        data: components["schemas"]["RequestListItem"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6727,6 +6766,8 @@ export interface operations {
                 status?: string;
                 /** @description comma-separated: draft, awaiting_response, accepted, declined, expired, archived, awaiting_deposit */
                 exclude_statuses?: string;
+                /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
+                expand?: "contact";
             };
             header?: never;
             path?: never;
@@ -7064,6 +7105,10 @@ export interface operations {
                 quote_id?: number;
                 /** @description comma-separated: draft, scheduled, in_progress, completed, cancelled */
                 status?: string;
+                /** @description true: only completed jobs that no invoice names (Home's "Jobs to invoice"); false: every other job */
+                to_invoice?: boolean;
+                /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
+                expand?: "contact";
             };
             header?: never;
             path?: never;
@@ -7335,6 +7380,8 @@ export interface operations {
                 status?: string;
                 /** @description comma-separated: draft, sent, paid, overdue, cancelled, partially_paid, scheduled */
                 exclude_statuses?: string;
+                /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
+                expand?: "contact";
             };
             header?: never;
             path?: never;

@@ -202,3 +202,20 @@ export async function occurrenceOf(db: Kysely<DB>, workspaceId: number, id: numb
   const row = await db.selectFrom('events').select(['job_id', 'occurrence_date']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   return row?.job_id && row.occurrence_date ? { job_id: row.job_id, occurrence_date: row.occurrence_date } : null;
 }
+
+/** F222: how many of a job's visits are still open (neither completed, cancelled nor missed), and the job's status; undefined: no such job. */
+export async function jobVisitProgress(db: Kysely<DB>, workspaceId: number, jobId: number): Promise<{ status: string; open: number } | undefined> {
+  const job = await db.selectFrom('jobs').select('status').where('workspace_id', '=', workspaceId).where('id', '=', jobId).executeTakeFirst();
+  if (!job) return undefined;
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('job_id', '=', jobId)
+    .where('status', 'not in', CLOSED_VISIT_STATUSES)
+    .executeTakeFirstOrThrow();
+  return { status: job.status, open: Number(row.n) };
+}
+
+/** F222: the statuses that close a visit: nothing more will be done on it. */
+export const CLOSED_VISIT_STATUSES = ['completed', 'cancelled', 'missed'];

@@ -11,8 +11,8 @@ import type { CrudService } from '../../http/crud.ts';
 import { actsAsMember, forbidden } from '../../http/roles.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { deleteEvent, eventCodec, findEventDetail, insertEvent, listEvents, occurrenceOf, setAssignees, updateEvent } from './events.repo.ts';
-import { skipOccurrence } from '../jobs/jobs.service.ts';
+import { deleteEvent, eventCodec, findEventDetail, insertEvent, jobVisitProgress, listEvents, occurrenceOf, setAssignees, updateEvent } from './events.repo.ts';
+import { skipOccurrence, updateJob } from '../jobs/jobs.service.ts';
 import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 
 export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
@@ -55,7 +55,22 @@ function requireMemberStatusChange(auth: AuthContext, event: EventDetail, fields
   if (fields.some((f) => f !== 'status') || !event.assignees.some((a) => a.id.toLowerCase() === auth.userId.toLowerCase())) throw forbidden();
 }
 
-export function eventsService({ db }: AppContext): EventsService {
+/**
+ * F222: a visit's status moves its job on, in the visit's transaction and through the job's
+ * own update (so `job_updated` fires as for any other change): a visit started, or completed
+ * while others are still open, moves a draft or scheduled job to `in_progress`; once the last open visit of a job is completed (every
+ * visit then completed, cancelled or missed, at least this one completed), the job becomes
+ * `completed`. A completed or cancelled job is never moved back or reopened by its visits.
+ */
+async function advanceJob(trx: Kysely<DB>, workspaceId: number, event: EventDetail, horizonDays: number): Promise<void> {
+  if (event.job_id === null || (event.status !== 'completed' && event.status !== 'in_progress')) return;
+  const progress = await jobVisitProgress(trx, workspaceId, event.job_id);
+  if (!progress || progress.status === 'completed' || progress.status === 'cancelled') return;
+  if (event.status === 'completed' && progress.open === 0) await updateJob(trx, workspaceId, event.job_id, { status: 'completed' }, horizonDays);
+  else if (progress.status === 'draft' || progress.status === 'scheduled') await updateJob(trx, workspaceId, event.job_id, { status: 'in_progress' }, horizonDays);
+}
+
+export function eventsService({ db, config }: AppContext): EventsService {
   return {
     list: (auth, query) => listEvents(db, auth.workspaceId, query),
     get: (auth, id) => getEventDetail(db, auth.workspaceId, id),
@@ -93,6 +108,7 @@ export function eventsService({ db }: AppContext): EventsService {
         if (assignees) await setAssignees(trx, auth.workspaceId, id, assignees);
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14
+        if (fields.status !== undefined && fields.status !== existing.status) await advanceJob(trx, auth.workspaceId, event, config.recurringHorizonDays);
         return event;
       }),
     setStatus: (auth, id, { status }) =>
@@ -102,6 +118,7 @@ export function eventsService({ db }: AppContext): EventsService {
         if (!(await updateEvent(trx, auth.workspaceId, id, { status, updated_at: now() }))) throw notFound('Event');
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14: status included
+        await advanceJob(trx, auth.workspaceId, event, config.recurringHorizonDays);
         return event;
       }),
     remove: async (auth, id) => {

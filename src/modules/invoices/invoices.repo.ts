@@ -8,7 +8,7 @@ import { shapedQuery } from '../../db/shaped.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
-import { contactNameJson, documentRefJson } from '../../db/related.ts';
+import { contactNameJson, documentRefJson, withContact } from '../../db/related.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { csv } from '../../kernel/schemas.ts';
@@ -29,6 +29,7 @@ export function invoiceOf(row: Selectable<InvoicesTable>, extra?: ReadonlySet<st
 const listSpec: ListSpec = {
   id: 'id',
   sort: sortByName(['id', 'number', 'name', 'status', 'total', 'date', 'due_date', 'created_at', 'updated_at']),
+  searchContact: 'invoices.contact_id',
   search: ['name', sql`cast(number as text)`],
 };
 
@@ -39,12 +40,14 @@ interface InvoiceFilters {
   exclude_children?: boolean;
   status?: string[];
   exclude_statuses?: string[];
+  expand: boolean;
 }
 const list = listOf(listSpec, (db, f: InvoiceFilters) => {
   let qb = db
     .selectFrom('invoices')
     .select(['id', 'number', 'name', 'contact_id', 'status', 'total', 'amount_paid_cents', 'date', 'due_date'])
     .where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'invoices.contact_id').as('contact'));
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.job_id) qb = qb.where('job_id', '=', f.job_id);
   if (f.exclude_children) qb = qb.where('parent_id', 'is', null);
@@ -61,12 +64,13 @@ export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: Invoi
     exclude_children: q.exclude_children,
     status: q.status ? csv(q.status) : undefined,
     exclude_statuses: q.exclude_statuses ? csv(q.exclude_statuses) : undefined,
+    expand: q.expand === 'contact',
   };
   const page = await list(db, filters, q);
   // One literal per row: rest and spread of each row cost this list as much as its serializer.
   const rows = page.rows.map((r) => {
     const { amount_paid, balance } = money(r.total, Number(r.amount_paid_cents));
-    return {
+    const item = {
       id: r.id,
       number: r.number,
       name: r.name,
@@ -78,6 +82,8 @@ export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: Invoi
       date: r.date,
       due_date: r.due_date,
     };
+    // A13 (F223): with expand=contact, the client's name.
+    return filters.expand ? Object.assign(item, { contact: withContact(r).contact }) : item;
   });
   return { pagination: page.pagination, rows };
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
-import { ContactName, DocumentRef } from '../../db/related.ts';
+import { ContactName, DocumentRef, ExpandContact, ListContact } from '../../db/related.ts';
 import { INVOICE_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
@@ -82,6 +82,8 @@ export const InvoiceListItem = Type.Object({
   number: Type.Integer(),
   name: Nullable(Type.String()),
   contact_id: Nullable(Id),
+  /** A13: the client's name (the app's "Client" column). */
+  contact: ListContact,
   status: Type.String(),
   total: Type.Number(),
   amount_paid: Type.Number(),
@@ -101,5 +103,6 @@ export const InvoiceQuery = listQuery(INVOICE_SORT, {
   exclude_children: Type.Optional(Type.Boolean()),
   status: Type.Optional(CsvOf(INVOICE_STATUSES)),
   exclude_statuses: Type.Optional(CsvOf(INVOICE_STATUSES)),
+  expand: ExpandContact,
 });
 export type InvoiceQuery = Static<typeof InvoiceQuery>;

@@ -7,7 +7,9 @@ import { type ListSpec, listOf, type PageResult, sortByName } from '../../db/lis
 import { shapedQuery } from '../../db/shaped.ts';
 import { type Dialect, dialectOf, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
 import {
+  contactNameJson,
   type ContactRef,
+  withContact,
   contactRefJson,
   type DocumentRef,
   documentRefJson,
@@ -67,31 +69,41 @@ function jobWithNextVisit<R extends Selectable<JobsTable> & { next_visits: JsonT
 const listSpec: ListSpec = {
   id: 'id',
   sort: sortByName(['id', 'number', 'name', 'status', 'type', 'total', 'created_at', 'updated_at']),
+  searchContact: 'jobs.contact_id',
   search: ['name', sql`cast(number as text)`],
 };
 
-const list = listOf(listSpec, (db, f: { ws: number; since: string; contact_id?: number; quote_id?: number; status?: string[] }) => {
+const list = listOf(listSpec, (db, f: { ws: number; since: string; contact_id?: number; quote_id?: number; status?: string[]; to_invoice?: boolean; expand: boolean }) => {
   const d = dialectOf(db);
   let qb = db
     .selectFrom('jobs')
     .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'schedule', 'generated_through', 'created_at'])
     .select((eb) => [nextVisitsJson(eb, d, f.since).as('next_visits'), zoneOfJob(eb).as('zone')])
     .where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'jobs.contact_id').as('contact'));
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
   if (f.status) qb = qb.where('status', 'in', f.status);
+  if (f.to_invoice !== undefined) {
+    // Home's "Jobs to invoice" (F221): completed, and no invoice names the job.
+    const toInvoice = (eb: ExpressionBuilder<DB, 'jobs'>) =>
+      eb.and([
+        eb('jobs.status', '=', 'completed'),
+        eb.not(eb.exists(eb.selectFrom('invoices').select('invoices.id').whereRef('invoices.workspace_id', '=', 'jobs.workspace_id').whereRef('invoices.job_id', '=', 'jobs.id'))),
+      ]);
+    qb = qb.where((eb) => (f.to_invoice ? toInvoice(eb) : eb.not(toInvoice(eb))));
+  }
   return qb;
 });
 
 export async function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery): Promise<PageResult<JobListItem>> {
-  const page = await list(db, { ws: workspaceId, since: utcYesterday(), contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined }, q);
-  return {
-    rows: page.rows.map(({ schedule, generated_through, next_visits, zone, ...item }) => {
-      const next = schedule === null ? null : nextVisitFrom((parseJson(next_visits) ?? []).map((v) => v.start_date), zone);
-      return { ...item, schedule: presentSchedule(storedSchedule(schedule), generated_through, next) };
-    }),
-    pagination: page.pagination,
-  };
+  const expand = q.expand === 'contact';
+  const page = await list(db, { ws: workspaceId, since: utcYesterday(), contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined, to_invoice: q.to_invoice, expand }, q);
+  const rows = page.rows.map(({ schedule, generated_through, next_visits, zone, ...item }) => {
+    const next = schedule === null ? null : nextVisitFrom((parseJson(next_visits) ?? []).map((v) => v.start_date), zone);
+    return { ...item, schedule: presentSchedule(storedSchedule(schedule), generated_through, next) };
+  });
+  return { rows: expand ? rows.map(withContact) : rows, pagination: page.pagination };
 }
 
 /** D11 + D14: whether the quote exists, holding its row until commit (a job naming it and its acceptance queue). */

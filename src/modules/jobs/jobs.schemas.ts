@@ -1,7 +1,7 @@
 import { type Static, type TOptional, type TProperties, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
-import { MAX_PRICE, pricingInput, pricingOutput } from '../../domain/line-items.ts';
-import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
+import { MAX_PRICE, Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, TimeString, Timestamp, Uuid } from '../../kernel/schemas.ts';
@@ -158,6 +158,8 @@ export const JobListItem = Type.Object({
   status: Type.String(),
   type: Type.String(),
   contact_id: Nullable(Id),
+  /** A13: the client's name (the app's "Client" column). */
+  contact: ListContact,
   total: Type.Number(),
   schedule: Nullable(Schedule),
   created_at: Timestamp,
@@ -187,5 +189,9 @@ export const JobQuery = listQuery(JOB_SORT, {
   contact_id: Type.Optional(Id),
   quote_id: Type.Optional(Id),
   status: Type.Optional(CsvOf(JOB_STATUSES)),
+  to_invoice: Type.Optional(
+    Type.Boolean({ description: 'true: only completed jobs that no invoice names (Home\'s "Jobs to invoice"); false: every other job' }),
+  ),
+  expand: ExpandContact,
 });
 export type JobQuery = Static<typeof JobQuery>;

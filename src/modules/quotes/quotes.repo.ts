@@ -9,7 +9,9 @@ import { tenantRows } from '../../db/tenant-rows.ts';
 import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
 import {
+  contactNameJson,
   type ContactRef,
+  withContact,
   contactRefJson,
   type DocumentRef,
   documentRefJson,
@@ -34,24 +36,28 @@ export function quoteOf(row: Selectable<QuotesTable>, extra?: ReadonlySet<string
 const listSpec: ListSpec = {
   id: 'id',
   sort: sortByName(['id', 'number', 'name', 'status', 'total', 'date', 'expire_on', 'created_at', 'updated_at']),
+  searchContact: 'quotes.contact_id',
   search: ['name', sql`cast(number as text)`],
 };
 
-const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[]; exclude_statuses?: string[] }) => {
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[]; exclude_statuses?: string[]; expand: boolean }) => {
   let qb = db
     .selectFrom('quotes')
     .select(['id', 'number', 'name', 'status', 'contact_id', 'total', 'date', 'expire_on', 'created_at'])
     .where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'quotes.contact_id').as('contact'));
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.status) qb = qb.where('status', 'in', f.status);
   if (f.exclude_statuses) qb = qb.where('status', 'not in', f.exclude_statuses);
   return qb;
 });
 
-export function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
+export async function listQuotes(db: Kysely<DB>, workspaceId: number, q: QuoteQuery) {
   const status = q.status ? csv(q.status) : undefined;
   const exclude_statuses = q.exclude_statuses ? csv(q.exclude_statuses) : undefined;
-  return list(db, { ws: workspaceId, contact_id: q.contact_id, status, exclude_statuses }, q);
+  const expand = q.expand === 'contact';
+  const page = await list(db, { ws: workspaceId, contact_id: q.contact_id, status, exclude_statuses, expand }, q);
+  return expand ? { pagination: page.pagination, rows: page.rows.map(withContact) } : page;
 }
 
 type StatusChangeRow = { quote_id: number; status: string; comment: string | null; user_id: string | null; created_at: string; by_customer?: number };

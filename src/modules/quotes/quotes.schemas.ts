@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
-import { ContactRef, DocumentRef, PropertyRef, UserRef } from '../../db/related.ts';
+import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { QUOTE_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
@@ -87,6 +87,8 @@ export const QuoteListItem = Type.Object({
   name: Nullable(Type.String()),
   status: Type.String(),
   contact_id: Nullable(Id),
+  /** A13: the client's name (the app's "Client" column). */
+  contact: ListContact,
   total: Type.Number(),
   date: Nullable(Type.String()),
   expire_on: Nullable(Type.String()),
@@ -102,5 +104,6 @@ export const QuoteQuery = listQuery(QUOTE_SORT, {
   contact_id: Type.Optional(Id),
   status: Type.Optional(CsvOf(QUOTE_STATUSES)),
   exclude_statuses: Type.Optional(CsvOf(QUOTE_STATUSES)),
+  expand: ExpandContact,
 });
 export type QuoteQuery = Static<typeof QuoteQuery>;

@@ -6,7 +6,7 @@ import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { shapedQuery } from '../../db/shaped.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { dialectOf } from '../../db/json-helpers.ts';
-import { type ContactRef, pendingRefs, type PropertyRef, type UserRef } from '../../db/related.ts';
+import { contactNameJson, type ContactRef, pendingRefs, withContact, type PropertyRef, type UserRef } from '../../db/related.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 
@@ -31,22 +31,32 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
+const LIST_EXTRA = new Set(['contact']);
+
 const listSpec: ListSpec = {
   id: 'id',
   sort: sortByName(['id', 'number', 'name', 'status', 'requested_on', 'created_at', 'updated_at']),
+  searchContact: 'requests.contact_id',
   search: ['name', 'details', sql`cast(number as text)`],
 };
 
-const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[] }) => {
+const list = listOf(listSpec, (db, f: { ws: number; contact_id?: number; status?: string[]; expand: boolean }) => {
   let qb = db.selectFrom('requests').select(COLUMNS).where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'requests.contact_id').as('contact'));
   if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
   if (f.status) qb = qb.where('status', 'in', f.status);
   return qb;
 });
 
 export async function listRequests(db: Kysely<DB>, workspaceId: number, q: RequestQuery) {
-  const page = await list(db, { ws: workspaceId, contact_id: q.contact_id, status: q.status ? csv(q.status) : undefined }, q);
-  return { rows: page.rows.map((r) => requestCodec.decode(r)), pagination: page.pagination };
+  const expand = q.expand === 'contact';
+  const page = await list(db, { ws: workspaceId, contact_id: q.contact_id, status: q.status ? csv(q.status) : undefined, expand }, q);
+  // A13 (F223): with expand=contact, each with its client's name.
+  const rows = page.rows.map((r) => {
+    const request = requestCodec.decode(r, LIST_EXTRA);
+    return expand ? Object.assign(request, { contact: withContact(r).contact }) : request;
+  });
+  return { rows, pagination: page.pagination };
 }
 
 /** The API record of a row (drops `created_by`, parses JSON). */

@@ -3,7 +3,7 @@ import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { Request, RequestCreate, RequestQuery, RequestStatusBody, RequestUpdate } from './requests.schemas.ts';
+import { Request, RequestCreate, RequestListItem, RequestQuery, RequestStatusBody, RequestUpdate } from './requests.schemas.ts';
 import { requestsService, updateRequest } from './requests.service.ts';
 
 export async function requestsRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -11,7 +11,7 @@ export async function requestsRoutes(app: FastifyInstance, ctx: AppContext) {
     path: '/requests',
     resource: 'Request',
     scope: 'requests',
-    schemas: { query: RequestQuery, create: RequestCreate, update: RequestUpdate, item: Request, detail: Request },
+    schemas: { query: RequestQuery, create: RequestCreate, update: RequestUpdate, item: RequestListItem, detail: Request },
     service: requestsService(ctx),
   });
   statusRoute(app, {

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { REQUEST_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
+import { ExpandContact, ListContact } from '../../db/related.ts';
 import { AnyJson, CsvOf, DateString, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 /** SPEC: ISO 8601, a date or a date-time. */
@@ -43,6 +44,10 @@ export const Request = Type.Object({
 });
 export type Request = Static<typeof Request>;
 
+/** A list's request: the record and (A13) its client's name, for the app's "Client" column. */
+export const RequestListItem = Type.Object({ ...Request.properties, contact: ListContact });
+export type RequestListItem = Static<typeof RequestListItem>;
+
 export const RequestStatusBody = Type.Object({ status: Status });
 export type RequestStatusBody = Static<typeof RequestStatusBody>;
 
@@ -62,5 +67,6 @@ export const REQUEST_SORT = ['id', 'number', 'name', 'status', 'requested_on', '
 export const RequestQuery = listQuery(REQUEST_SORT, {
   contact_id: Type.Optional(Id),
   status: Type.Optional(CsvOf(REQUEST_STATUSES)),
+  expand: ExpandContact,
 });
 export type RequestQuery = Static<typeof RequestQuery>;

@@ -10,7 +10,7 @@ import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { insertRequest, listRequests, loadRequestInputs, requestCodec, requestContact, requestOf, requests, updateRequestRow } from './requests.repo.ts';
-import type { NewRequestPayload, Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
+import type { NewRequestPayload, Request, RequestCreate, RequestListItem, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import type { ContactRef } from '../../db/related.ts';
 
@@ -100,7 +100,7 @@ export async function updateRequest(trx: Kysely<DB>, workspaceId: number, id: nu
   return after;
 }
 
-export function requestsService({ db }: AppContext): CrudService<RequestQuery, RequestCreate, RequestUpdate, Request, Request> {
+export function requestsService({ db }: AppContext): CrudService<RequestQuery, RequestCreate, RequestUpdate, RequestListItem, Request> {
   return {
     list: (auth, query) => listRequests(db, auth.workspaceId, query),
     get: (auth, id) => getRequest(db, auth.workspaceId, id),

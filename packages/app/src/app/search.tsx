@@ -1,11 +1,11 @@
 // The header's "Search" (A2): clients, requests, quotes, jobs and invoices by
 // name, number, email, phone or address, through each list's own `search`
 // (the documented list operations); choosing one opens it, by mouse or keys.
-import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ComboSelect } from '../components/combo-select.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { isOffice, type Role } from '../lib/session.ts';
 
@@ -52,12 +52,6 @@ export function HeaderSearch({ role }: { role: Role }) {
   const [search] = useDebouncedValue(typed.trim(), 250);
   const navigate = useNavigate();
   const office = isOffice(role);
-  const [open, setOpen] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  // Mantine's Select leaves aria-expanded off its input (a prop would be overwritten): set it here.
-  useEffect(() => {
-    input.current?.setAttribute('aria-expanded', String(open));
-  });
   const results = useQuery({
     queryKey: ['search', search, office],
     queryFn: () => searchAll(search, office),
@@ -66,13 +60,8 @@ export function HeaderSearch({ role }: { role: Role }) {
   });
   return (
     <div role="search" style={{ flex: '1 1 auto', maxWidth: 420, minWidth: 0 }}>
-    <Select
+    <ComboSelect
       aria-label="Search"
-      // A combobox (ARIA 1.2), as Mantine's input does not say by itself; its state with it.
-      role="combobox"
-      ref={input}
-      onDropdownOpen={() => setOpen(true)}
-      onDropdownClose={() => setOpen(false)}
       placeholder="Search"
       searchable
       clearable={false}

@@ -3,7 +3,8 @@
 // options and required marks, sent as `custom_fields`; the API's error naming
 // `custom_fields.<key>` sits by its field (useApiForm keeps what was typed).
 // A session that may not read the definitions gets no inputs, not a broken page.
-import { Checkbox, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ComboSelect } from './combo-select.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, unwrap } from '../lib/api.ts';
@@ -91,7 +92,7 @@ export function CustomFieldInputs({ defs, values, errors, onChange }: CustomFiel
             return <Checkbox key={def.key} mt="lg" label={def.label} required={def.required} error={error} checked={value === true} onChange={(e) => onChange(def.key, e.currentTarget.checked)} />;
           case 'select':
             return (
-              <Select
+              <ComboSelect
                 key={def.key}
                 label={def.label}
                 required={def.required}

@@ -1,13 +1,15 @@
 // The one document page and the one line-item editor that quotes, jobs and
 // invoices share (issue item 6). Totals come from src/domain/totals.ts, the very
 // D7 code the server runs, so what the editor shows is what the server stores.
-import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ComboSelect } from './combo-select.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { memo, type ReactNode, useCallback, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { computeTotals, lineTotalCents } from '../../../../src/domain/totals.ts';
 import { api, unwrap } from '../lib/api.ts';
-import { money, statusLabel, type WorkspaceLike } from '../lib/format.ts';
+import { money, type WorkspaceLike } from '../lib/format.ts';
+import { StatusBadge } from './status-badge.tsx';
 
 export interface EditableLine {
   id?: string;
@@ -63,16 +65,6 @@ export const toBody = (items: readonly EditableLine[]) =>
   items.map(({ unit_cost, ...i }) => ({ ...i, description: i.description.trim() || null, ...(typeof unit_cost === 'number' ? { unit_cost } : {}) }));
 
 const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0);
-
-export function StatusBadge({ status }: { status: string }) {
-  const color = ({ paid: 'green', accepted: 'green', completed: 'green', overdue: 'red', declined: 'red', cancelled: 'gray', draft: 'gray' } as Record<string, string>)[status] ?? 'blue';
-  return (
-    // Never cut to "DR…" in a narrow column: the badge keeps its whole label.
-    <Badge color={color} variant="default" c={color === 'gray' ? 'dark' : undefined} style={{ flexShrink: 0, overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
-      {statusLabel(status)}
-    </Badge>
-  );
-}
 
 /** Subtotal, discount, tax and total in the workspace currency; cents in. */
 export function TotalsTable({ items, pricing, workspace }: { items: readonly EditableLine[] | readonly StoredLine[]; pricing: Pricing; workspace: WorkspaceLike }) {
@@ -289,7 +281,7 @@ export function LineItemEditor({ items, onChange, pricing, onPricingChange, pric
         <Button variant="default" onClick={() => onChange([...items, blank])}>
           Add line item
         </Button>
-        <Select
+        <ComboSelect
           label="Add from price book"
           placeholder="Search services"
           searchable
@@ -310,7 +302,7 @@ export function LineItemEditor({ items, onChange, pricing, onPricingChange, pric
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
         <Group gap={4} align="end" wrap="nowrap">
           <NumberInput label="Discount" min={0} decimalScale={2} value={pricing.discount} error={errors.discount} onChange={(v) => onPricingChange({ ...pricing, discount: num(v) })} style={{ flex: 1 }} />
-          <Select
+          <ComboSelect
             aria-label="Discount unit"
             w={70}
             data={['%', '$']}
@@ -320,7 +312,7 @@ export function LineItemEditor({ items, onChange, pricing, onPricingChange, pric
             onChange={(v) => onPricingChange({ ...pricing, discount_unit: v === '$' ? '$' : '%' })}
           />
         </Group>
-        <Select
+        <ComboSelect
           label="Tax rate"
           placeholder="No tax"
           clearable

@@ -1,6 +1,7 @@
 // Client and property pickers that search as you type (A3): one of each, used
 // by the request form and the document editor.
-import { Select } from '@mantine/core';
+import {  } from '@mantine/core';
+import { ComboSelect } from './combo-select.tsx';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -27,7 +28,7 @@ export function ClientPicker({ value, onChange, error, required }: { value: numb
   if (chosen.data) options.set(String(chosen.data.data.id), fullName(chosen.data.data));
   for (const c of list.data?.data ?? []) options.set(String(c.id), fullName(c) + (c.company ? ` (${c.company})` : ''));
   return (
-    <Select
+    <ComboSelect
       label="Client"
       placeholder="Search clients"
       searchable
@@ -50,7 +51,7 @@ export function PropertyPicker({ clientId, value, onChange, error }: { clientId:
     enabled: clientId !== null,
   });
   return (
-    <Select
+    <ComboSelect
       label="Property"
       placeholder={clientId === null ? 'Choose a client first' : 'No property'}
       searchable

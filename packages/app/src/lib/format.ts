@@ -51,6 +51,17 @@ export const nowIn = (timezone: string | null | undefined, now = Date.now()) => 
 /** An instant as a time of day in the workspace's timezone: "9:30 AM". */
 export const formatTime = (iso: string, timezone: string | null | undefined) => zoned(timezone, { timeStyle: 'short' }, 't').format(new Date(iso));
 
+/**
+ * A wall-clock time of the workspace ("HH:MM", as visits and time entries keep it) in the
+ * app's one time format (formatTime's): "9:30 AM". Every time of day the app shows goes
+ * through this or formatTime (A13, A157).
+ */
+export const formatClock = (hhmm: string | null | undefined) => (hhmm ? formatTime(`2000-01-01T${hhmm.slice(0, 5)}:00Z`, 'UTC') : '');
+
+/** "9:00 AM – 10:30 AM", or the start alone without an end. */
+export const formatClockRange = (start: string | null | undefined, end: string | null | undefined) =>
+  start ? (end ? `${formatClock(start)} – ${formatClock(end)}` : formatClock(start)) : '';
+
 /** An instant as date and time in the workspace's timezone: "Mar 5, 2026, 9:30 AM". */
 export const formatDateTime = (iso: string, timezone: string | null | undefined) =>
   zoned(timezone, { dateStyle: 'medium', timeStyle: 'short' }, 'dt').format(new Date(iso));

@@ -1,5 +1,6 @@
 // New client and Edit: one form; the API's field errors sit by their fields.
-import { Button, Group, Loader, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Loader, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
@@ -69,7 +70,7 @@ function ClientForm({ id, title, initial }: { id: number | null; title: string; 
           <TextInput label="Company" {...form.getInputProps('company')} />
           <TextInput label="Email" type="email" {...form.getInputProps('email')} />
           <TextInput label="Phone" type="tel" {...form.getInputProps('phone')} />
-          <Select label="Type" allowDeselect={false} data={TYPES.map((t) => ({ value: t, label: statusLabel(t) }))} {...form.getInputProps('type')} />
+          <ComboSelect label="Type" allowDeselect={false} data={TYPES.map((t) => ({ value: t, label: statusLabel(t) }))} {...form.getInputProps('type')} />
         </SimpleGrid>
         <Stack maw={720} mt="sm">
           <CustomFieldInputs

@@ -12,7 +12,7 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { addressLine, fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { formatClockRange, formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
 
@@ -121,7 +121,7 @@ export function ClientPage() {
                 {(upcoming.data?.data ?? []).map((e) => (
                   <Table.Tr key={e.id}>
                     <Table.Td>{formatDate(e.start_date)}</Table.Td>
-                    <Table.Td>{e.all_day ? 'All day' : [e.start_time, e.end_time].filter(Boolean).join('–')}</Table.Td>
+                    <Table.Td>{e.all_day ? 'All day' : formatClockRange(e.start_time, e.end_time)}</Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.job_id ? <Link to={`/jobs/${e.job_id}`}>{e.name ?? 'Visit'}</Link> : (e.name ?? 'Visit')}</Table.Td>
                   </Table.Tr>
                 ))}

@@ -8,7 +8,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatAgo, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { formatAgo, formatClock, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 import { type Activity, activityText, monthLabel, recordPath } from './activity.ts';
 
@@ -40,7 +40,8 @@ function Home() {
             label="Overdue invoices"
             to="/invoices?tab=overdue"
             value={d?.overdue_invoices?.count}
-            extra={d?.overdue_invoices ? `${money(d.overdue_invoices.amount_due, ws)} due` : undefined}
+            // A153: how many as well as how much, in words beside the big number.
+            extra={d?.overdue_invoices ? `${d.overdue_invoices.count} ${d.overdue_invoices.count === 1 ? 'invoice' : 'invoices'}, ${money(d.overdue_invoices.amount_due, ws)} due` : undefined}
           />
         </SimpleGrid>
       </section>
@@ -151,7 +152,7 @@ function TodaysVisits() {
             {rows.map((v) => (
               <Group key={v.id} gap="sm" wrap="nowrap" align="flex-start">
                 <Text fw={600} w={80} style={{ flexShrink: 0 }}>
-                  {v.all_day || !v.start_time ? 'All day' : formatTime(`${v.start_date}T${v.start_time}:00Z`, 'UTC')}
+                  {v.all_day || !v.start_time ? 'All day' : formatClock(v.start_time)}
                 </Text>
                 <div style={{ minWidth: 0 }}>
                   <Text style={{ overflowWrap: 'anywhere' }}>

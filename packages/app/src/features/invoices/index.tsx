@@ -3,15 +3,18 @@
 // server), and the invoice's page: Send to client, Download PDF, Record
 // payment (E3's errors in the dialog), Void per payment, E4's status.
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { useApiAction } from '../../components/api-action.tsx';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
-import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
+import { DocumentSection, DocumentView } from '../../components/documents.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
@@ -44,37 +47,24 @@ export default function InvoicesRoutes() {
 function InvoicesList() {
   const ws = useMe().workspace;
   return (
-    <Page title="Invoices">
-      <DataList<components['schemas']['InvoiceListItem']>
-        queryKey="invoices"
-        caption="Invoices"
-        searchLabel="Search invoices"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(i) => i.id}
-        rowLink={(i) => `/invoices/${i.id}`}
-        columns={[
-          { key: 'number', label: 'Invoice', sortable: true, render: (i) => `Invoice #${i.number}` },
-          { key: 'status', label: 'Status', render: (i) => <StatusBadge status={i.status} /> },
-          { key: 'total', label: 'Total', sortable: true, wide: true, render: (i) => money(i.total, ws) },
-          { key: 'balance', label: 'Balance', render: (i) => (i.status === 'overdue' ? <Text c="red.9" fw={600} size="sm">{`${money(i.balance, ws)} overdue`}</Text> : money(i.balance, ws)) },
-          { key: 'due_date', label: 'Due', sortable: true, wide: true, render: (i) => formatDate(i.due_date) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/invoices', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const),
-                  ...(p.tab ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No invoices."
-      />
-    </Page>
+    <ListPage<components['schemas']['InvoiceListItem']>
+      title="Invoices"
+      path="/invoices"
+      queryKey="invoices"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Invoice', sortable: true, render: (i) => `Invoice #${i.number}` },
+        clientColumn(),
+        { key: 'status', label: 'Status', render: (i) => <StatusBadge status={i.status} /> },
+        { key: 'total', label: 'Total', sortable: true, wide: true, render: (i) => money(i.total, ws) },
+        { key: 'balance', label: 'Balance', render: (i) => (i.status === 'overdue' ? <Text c="red.9" fw={600} size="sm">{`${money(i.balance, ws)} overdue`}</Text> : money(i.balance, ws)) },
+        { key: 'due_date', label: 'Due', sortable: true, wide: true, render: (i) => formatDate(i.due_date) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/invoices', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
+      }
+      empty="No invoices."
+    />
   );
 }
 
@@ -97,7 +87,7 @@ function InvoiceEditor() {
         extra={(bind) => (
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <TextInput label="Issue date" type="date" value={bind('date').value} onChange={(e) => bind('date').onChange(e.currentTarget.value)} />
-            <Select
+            <ComboSelect
               label="Payment terms"
               clearable
               data={TERMS.map((t) => ({ value: t, label: statusLabel(t).replace('Net ', 'Net ') }))}
@@ -277,7 +267,7 @@ function PaymentForm({ invoiceId, balance, today, onDone }: { invoiceId: number;
       <Stack gap="sm">
         <FormError error={error} />
         <NumberInput label="Amount" min={0} decimalScale={2} {...form.getInputProps('amount')} />
-        <Select label="Method" allowDeselect={false} data={METHODS.map((m) => ({ value: m, label: statusLabel(m) }))} {...form.getInputProps('method')} />
+        <ComboSelect label="Method" allowDeselect={false} data={METHODS.map((m) => ({ value: m, label: statusLabel(m) }))} {...form.getInputProps('method')} />
         <TextInput label="Date" type="date" {...form.getInputProps('paid_on')} />
         <TextInput label="Reference" {...form.getInputProps('reference')} />
         <Button type="submit" loading={pending}>

@@ -3,15 +3,18 @@
 // schedule's visit form exists), time logged, notes, files, status changes and
 // Create invoice (E6).
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApiAction } from '../../components/api-action.tsx';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
-import { DocumentSection, DocumentView, RecordTable, StatusBadge } from '../../components/documents.tsx';
+import { DocumentSection, DocumentView, RecordTable } from '../../components/documents.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { Expenses } from './expenses.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -21,13 +24,14 @@ import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { allPages } from '../../lib/pages.ts';
-import { formatDate, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { formatClockRange, formatDate, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 import { asInvoicing, INVOICING, jobErrorPath, type ScheduleBody, type ScheduleValues, type StoredSchedule, sameSchedule, scheduleBody, scheduleErrors, scheduleValues } from './recurrence.ts';
 import { type JobFields, type JobValues, ScheduleFields } from './schedule-fields.tsx';
 
 const STATUSES = ['draft', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 type Status = (typeof STATUSES)[number];
+const TO_INVOICE = 'to_invoice';
 const asStatus = (v: string | null | undefined): Status | undefined => STATUSES.find((s) => s === v);
 
 export default function JobsRoutes() {
@@ -45,43 +49,23 @@ export default function JobsRoutes() {
 function JobsList() {
   const ws = useMe().workspace;
   return (
-    <Page
+    <ListPage<components['schemas']['JobListItem']>
       title="Jobs"
-      actions={
-        <Button component={Link} to="/jobs/new">
-          New job
-        </Button>
-      }
-    >
-      <DataList<components['schemas']['JobListItem']>
-        queryKey="jobs"
-        caption="Jobs"
-        searchLabel="Search jobs"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(j) => j.id}
-        rowLink={(j) => `/jobs/${j.id}`}
-        columns={[
-          { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
-          { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
-          { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/jobs', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'created_at'] as const),
-                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No jobs."
-      />
-    </Page>
+      path="/jobs"
+      queryKey="jobs"
+      newLabel="New job"
+      // A158: Home's "Jobs to invoice" opens the last tab: completed, no invoice yet.
+      tabs={[...STATUSES, { value: TO_INVOICE, label: 'To invoice' }]}
+      columns={[
+        { key: 'number', label: 'Job', sortable: true, render: (j) => `Job #${j.number}` },
+        clientColumn(),
+        { key: 'name', label: 'Title', wide: true, render: (j) => j.name ?? '' },
+        { key: 'status', label: 'Status', render: (j) => <StatusBadge status={j.status} /> },
+        { key: 'total', label: 'Total', sortable: true, render: (j) => money(j.total, ws) },
+      ]}
+      fetchPage={(p) => unwrap(api.GET('/api/v1/jobs', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'total', 'created_at'] as const), ...(p.tab === TO_INVOICE ? { to_invoice: true } : { status: tabStatus(STATUSES, p.tab) }) } } }))}
+      empty="No jobs."
+    />
   );
 }
 
@@ -211,7 +195,7 @@ function JobPage() {
             <CustomFieldList moduleType="job" values={j.custom_fields} />
           </Stack>
           {writes && (
-          <Select
+          <ComboSelect
             label="Status"
             allowDeselect={false}
             data={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}

@@ -5,13 +5,14 @@
 // time entry with a start and no end: it lives in the API, so a reload or a lost
 // connection does not stop it.
 import type { components } from '@fieldwork/client';
-import { Anchor, Badge, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, formatTime, nowIn, statusLabel } from '../../lib/format.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatDate, formatClock, nowIn } from '../../lib/format.ts';
 import { allPages } from '../../lib/pages.ts';
 import { useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
@@ -19,7 +20,7 @@ import { useApiAction } from '../../components/api-action.tsx';
 type Visit = components['schemas']['EventListItem'];
 type Entry = components['schemas']['TimeEntry'];
 
-const at = (t: string | null) => (t ? formatTime(`2000-01-01T${t}:00Z`, 'UTC') : '');
+const at = formatClock;
 const fail = (title: string) => (err: Error) => notifications.show({ color: 'red', title, message: err.message });
 
 export default function MyDayPage() {
@@ -137,9 +138,7 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
           <Title order={2} size="h4">
             {title}
           </Title>
-          <Badge variant="filled" color={visit.status === 'completed' ? '#1e6b30' : visit.status === 'in_progress' ? '#a03c0c' : '#1864ab'}>
-            {statusLabel(visit.status)}
-          </Badge>
+          <StatusBadge status={visit.status} />
         </Group>
         <Text fw={600}>{visit.all_day || !visit.start_time ? 'All day' : `${at(visit.start_time)}${visit.end_time ? ` – ${at(visit.end_time)}` : ''}`}</Text>
         {j?.contact && <Text>{`${j.contact.first_name} ${j.contact.last_name}`}</Text>}

@@ -2,13 +2,17 @@
 // quote's page: what the customer sees, status history, Send to client,
 // Download PDF, Mark as accepted, Convert to job, the customer's answer (E8).
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Paper, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
+import { useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
+import { pageQuery } from '../../components/data-list.tsx';
+import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { useApiAction } from '../../components/api-action.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
-import { DocumentSection, DocumentView, StatusBadge } from '../../components/documents.tsx';
+import { DocumentSection, DocumentView } from '../../components/documents.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
@@ -36,44 +40,25 @@ export default function QuotesRoutes() {
 function QuotesList() {
   const ws = useMe().workspace;
   return (
-    <Page
+    <ListPage<components['schemas']['QuoteListItem']>
       title="Quotes"
-      actions={
-        <Button component={Link} to="/quotes/new">
-          New quote
-        </Button>
+      path="/quotes"
+      queryKey="quotes"
+      newLabel="New quote"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Quote', sortable: true, render: (q) => `Quote #${q.number}` },
+        clientColumn(),
+        { key: 'name', label: 'Title', wide: true, render: (q) => q.name ?? '' },
+        { key: 'status', label: 'Status', render: (q) => <StatusBadge status={q.status} /> },
+        { key: 'total', label: 'Total', sortable: true, wide: true, render: (q) => money(q.total, ws) },
+        { key: 'date', label: 'Date', sortable: true, wide: true, render: (q) => formatDate(q.date) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/quotes', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'total', 'date', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
       }
-    >
-      <DataList<components['schemas']['QuoteListItem']>
-        queryKey="quotes"
-        caption="Quotes"
-        searchLabel="Search quotes"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(q) => q.id}
-        rowLink={(q) => `/quotes/${q.id}`}
-        columns={[
-          { key: 'number', label: 'Quote', sortable: true, render: (q) => `Quote #${q.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (q) => q.name ?? '' },
-          { key: 'status', label: 'Status', render: (q) => <StatusBadge status={q.status} /> },
-          { key: 'total', label: 'Total', sortable: true, render: (q) => money(q.total, ws) },
-          { key: 'date', label: 'Date', sortable: true, wide: true, render: (q) => formatDate(q.date) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/quotes', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'total', 'date', 'created_at'] as const),
-                  ...(p.tab ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No quotes."
-      />
-    </Page>
+      empty="No quotes."
+    />
   );
 }
 
@@ -152,7 +137,7 @@ function StartFromTemplate({ contactId, propertyId }: { contactId: number | null
   if (!allowed || list.length === 0) return null;
   return (
     <Stack gap={4}>
-      <Select
+      <ComboSelect
         label="Start from template"
         placeholder="Choose a template"
         data={list.map((t) => ({ value: String(t.id), label: t.template_name }))}

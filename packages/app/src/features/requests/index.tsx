@@ -1,12 +1,15 @@
 // Requests (A3): list by status, New request, the request's page with status
 // changes and Create quote (E6).
 import type { components } from '@fieldwork/client';
-import { Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DataList, pageQuery } from '../../components/data-list.tsx';
-import { DocumentSection, StatusBadge } from '../../components/documents.tsx';
+import { pageQuery } from '../../components/data-list.tsx';
+import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
+import { DocumentSection } from '../../components/documents.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
@@ -34,43 +37,24 @@ export default function RequestsRoutes() {
 
 function RequestsList() {
   return (
-    <Page
+    <ListPage<components['schemas']['RequestListItem']>
       title="Requests"
-      actions={
-        <Button component={Link} to="/requests/new">
-          New request
-        </Button>
+      path="/requests"
+      queryKey="requests"
+      newLabel="New request"
+      tabs={STATUSES}
+      columns={[
+        { key: 'number', label: 'Request', sortable: true, render: (r) => `Request #${r.number}` },
+        clientColumn(),
+        { key: 'name', label: 'Title', wide: true, render: (r) => r.name ?? '' },
+        { key: 'status', label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+        { key: 'requested_on', label: 'Preferred date', sortable: true, wide: true, render: (r) => formatDate(r.requested_on) },
+      ]}
+      fetchPage={(p) =>
+        unwrap(api.GET('/api/v1/requests', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'requested_on', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
       }
-    >
-      <DataList<components['schemas']['Request']>
-        queryKey="requests"
-        caption="Requests"
-        searchLabel="Search requests"
-        tabs={[{ value: '', label: 'All' }, ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))]}
-        defaultSort={{ by: 'created_at', direction: 'desc' }}
-        rowKey={(r) => r.id}
-        rowLink={(r) => `/requests/${r.id}`}
-        columns={[
-          { key: 'number', label: 'Request', sortable: true, render: (r) => `Request #${r.number}` },
-          { key: 'name', label: 'Title', wide: true, render: (r) => r.name ?? '' },
-          { key: 'status', label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
-          { key: 'requested_on', label: 'Preferred date', sortable: true, wide: true, render: (r) => formatDate(r.requested_on) },
-        ]}
-        fetchPage={(p) =>
-          unwrap(
-            api.GET('/api/v1/requests', {
-              params: {
-                query: {
-                  ...pageQuery(p, ['number', 'requested_on', 'created_at'] as const),
-                  ...(asStatus(p.tab) ? { status: p.tab } : {}),
-                },
-              },
-            }),
-          )
-        }
-        empty="No requests."
-      />
-    </Page>
+      empty="No requests."
+    />
   );
 }
 
@@ -178,7 +162,7 @@ function RequestPage() {
             <Text size="sm">Preferred date: {r.requested_on ? formatDate(r.requested_on) : 'none'}</Text>
             <StatusBadge status={r.status} />
           </Stack>
-          <Select
+          <ComboSelect
             label="Status"
             allowDeselect={false}
             data={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}

@@ -8,7 +8,7 @@ import interactionPlugin, { type DropArg, type EventResizeDoneArg } from '@fullc
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useMemo, useRef, useState } from 'react';
-import { addDays, nowIn } from '../../lib/format.ts';
+import { addDays, formatClock, formatClockRange, nowIn } from '../../lib/format.ts';
 import { colourOf, isRecurring, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 export type CalendarView = 'timeGridDay' | 'timeGridWeek' | 'dayGridMonth';
@@ -97,23 +97,45 @@ function content({ event, timeText }: EventContentArg) {
 // inline array, object or function) makes it process its options again, formatters
 // included (a new Intl.DateTimeFormat per event's time: most of a drop's ~200 ms).
 const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
-// A visit opens with Enter or a click: it is a button, named by its text ("Repeats" included, A7).
-const asButton = ({ el }: { el: HTMLElement }) => el.setAttribute('role', 'button');
 const DAY_HEADER = { weekday: 'short', day: 'numeric' } as const;
-// A visit's times through one Intl.DateTimeFormat made once, each text kept: FullCalendar's
-// own formatter makes a new one for every event's range, at every redraw.
-const TIME = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+// A155: Month's column headers are weekdays ("Mon"): the grid holds several weeks, so a
+// date there ("5 Mon") was only the current week's.
+const VIEWS = { dayGridMonth: { dayHeaderFormat: { weekday: 'short' } } } as const;
+// A157: the app's one time format (src/lib/format), each text kept: FullCalendar's own
+// formatter makes a new Intl.DateTimeFormat for every event's range, at every redraw.
 const timeTexts = new Map<string, string>();
 const eventTime = ({ start, end }: { start: { marker: Date }; end?: { marker: Date } }) => {
   const key = `${start.marker.getTime()} ${end?.marker.getTime() ?? ''}`;
   let text = timeTexts.get(key);
   if (text === undefined) {
-    text = end ? TIME.formatRange(start.marker, end.marker) : TIME.format(start.marker);
+    text = formatClockRange(timeOf(start.marker), end ? timeOf(end.marker) : null);
     if (timeTexts.size > 5000) timeTexts.clear();
     timeTexts.set(key, text);
   }
   return text;
 };
+const slotLabel = ({ date }: { date: { marker: Date } }) => formatClock(timeOf(date.marker));
+
+/**
+ * A day of the Month grid is named by its visits and number as it shows them: FullCalendar
+ * names the cell by its date alone (aria-labelledby), which axe refuses once the cell shows
+ * visits (label-content-name-mismatch); the day number keeps its full date.
+ */
+function dayCellDidMount({ el }: { el: HTMLElement }) {
+  el.removeAttribute('aria-labelledby');
+}
+
+/**
+ * A154: each visit is a button (FullCalendar makes it focusable, Enter opens it) named by
+ * what it shows: time, title, client, assignees, "Repeats" for a visit of a series (A7).
+ */
+function eventDidMount({ el, event, timeText }: { el: HTMLElement; event: { title: string; extendedProps: Record<string, unknown> }; timeText: string }) {
+  const { client, assignees, conflict, repeats } = event.extendedProps as { client: string; assignees: string; conflict: boolean; repeats: boolean };
+  el.setAttribute('role', 'button');
+  el.tabIndex = 0;
+  // A7: a visit of a series says "Repeats" in its name.
+  el.setAttribute('aria-label', [timeText, event.title, client, assignees, repeats ? 'Repeats' : '', conflict ? 'Conflict' : ''].filter(Boolean).join(', '));
+}
 
 /** FullCalendar's callbacks, made once, calling the latest props. */
 function useHandlers(props: CalendarProps, shown: Shown) {
@@ -231,7 +253,11 @@ export default function Calendar(props: CalendarProps) {
         nowIndicator
         slotEventOverlap={false}
         dayHeaderFormat={DAY_HEADER}
+        views={VIEWS}
         eventTimeFormat={eventTime}
+        slotLabelFormat={slotLabel}
+        eventDidMount={eventDidMount}
+        dayCellDidMount={dayCellDidMount}
         editable
         eventResizableFromStart={false}
         selectable
@@ -241,7 +267,6 @@ export default function Calendar(props: CalendarProps) {
         dayMaxEvents={4}
         events={events}
         eventContent={content}
-        eventDidMount={asButton}
         eventClick={handlers.eventClick}
         eventDrop={handlers.eventDrop}
         eventResize={handlers.eventResize}

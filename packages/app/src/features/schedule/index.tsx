@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { addDays, formatDate, formatTime, nowIn, type WeekStart, weekOf } from '../../lib/format.ts';
+import { addDays, formatDate, formatClockRange, nowIn, type WeekStart, weekOf } from '../../lib/format.ts';
 import { isOffice, useMe } from '../../lib/session.ts';
 import { useWeekStart } from '../../lib/workspace.ts';
 import type { CalendarView } from './calendar.tsx';
@@ -200,14 +200,13 @@ function VisitDetails({ visit, names, canEdit, onEdit, conflict }: { visit: Visi
     enabled: visit.job_id !== null,
     queryFn: async () => (await unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id: visit.job_id ?? 0 } } }))).data,
   });
-  const at = (t: string | null) => (t ? formatTime(`2000-01-01T${t}:00Z`, 'UTC') : '');
   const who = visit.assignee_ids.map((id) => names?.find((m) => m.user_id === id)).flatMap((m) => (m ? [memberName(m)] : []));
   return (
     <Stack gap="xs">
       <Text>
         {formatDate(visit.start_date)}
         {visit.end_date !== visit.start_date ? ` – ${formatDate(visit.end_date)}` : ''}
-        {visit.all_day || !visit.start_time ? ', all day' : `, ${at(visit.start_time)}${visit.end_time ? ` – ${at(visit.end_time)}` : ''}`}
+        {visit.all_day || !visit.start_time ? ', all day' : `, ${formatClockRange(visit.start_time, visit.end_time)}`}
       </Text>
       {job.data && (
         <Text>

@@ -5,13 +5,13 @@
 // A timed one-day visit's bottom edge is a handle: drag it to another hour row to
 // change when it ends (in quarter hours), as resizing does in Day and Week.
 import { type DragEvent, type PointerEvent, useState } from 'react';
-import { formatTime } from '../../lib/format.ts';
+import { formatClock } from '../../lib/format.ts';
 import { colourOf, isRecurring, type Member, memberName, type Visit, type VisitChange } from './data.ts';
 
 const HOURS = Array.from({ length: 15 }, (_, i) => i + 6); // 06:00 to 20:00
 const hh = (h: number) => String(h).padStart(2, '0');
-const at = (t: string | null) => (t ? formatTime(`2000-01-01T${t}:00Z`, 'UTC') : '');
-const hourLabel = (h: number) => formatTime(`2000-01-01T${hh(h)}:00:00Z`, 'UTC');
+const at = formatClock;
+const hourLabel = (h: number) => formatClock(`${hh(h)}:00`);
 const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
 const clock = (m: number) => `${hh(Math.floor(m / 60))}:${hh(m % 60)}`;
 
@@ -32,7 +32,14 @@ export function moveTo(v: Visit, fromMember: string | null, toMember: string, ho
  * Null off the hour rows (the all-day row, outside the grid).
  */
 export function endAt(v: Visit, x: number, y: number): string | null {
-  const cell = document.elementFromPoint(x, y)?.closest<HTMLElement>('.fw-team-cell');
+  // The hour cell the point is in (a visit's box reaches over the cells below its first).
+  const cell = document
+    .elementsFromPoint(x, y)
+    .map((el) => el.closest<HTMLElement>('.fw-team-cell'))
+    .find((c) => {
+      const r = c?.getBoundingClientRect();
+      return r !== undefined && y >= r.top && y <= r.bottom && x >= r.left && x <= r.right;
+    });
   const hour = cell?.dataset.hour;
   if (!cell || !hour || hour === 'all-day' || !v.start_time) return null;
   const box = cell.getBoundingClientRect();
@@ -41,17 +48,60 @@ export function endAt(v: Visit, x: number, y: number): string | null {
   return clock(Math.min(Math.max(end, minutes(v.start_time) + 15), 23 * 60 + 59));
 }
 
+const FIRST = HOURS[0]! * 60;
+const LAST = (HOURS[HOURS.length - 1]! + 1) * 60; // the end of the last hour row
+/** One hour row's height (schedule.css `--fw-hour`). */
+const HOUR_REM = 3;
+
+/**
+ * A156: where a timed visit sits in its member's column: from its start, as tall as it
+ * lasts (clamped to the rows shown), side by side with the visits it overlaps. The box
+ * is drawn in its first hour's cell and reaches down over the following ones.
+ */
+export function spans(visits: Visit[], date: string): Map<number, { top: number; height: number; lane: number; lanes: number }> {
+  const timed = visits
+    .filter((v) => !v.all_day && v.start_time && v.start_date === date)
+    .map((v) => {
+      const start = Math.min(Math.max(minutes(v.start_time!), FIRST), LAST - 15);
+      const end = v.end_date === date && v.end_time ? minutes(v.end_time) : v.end_date > date ? LAST : start + 60;
+      return { id: v.id, start, end: Math.min(Math.max(end, start + 15), LAST) };
+    })
+    .sort((a, b) => a.start - b.start || a.id - b.id);
+  const out = new Map<number, { top: number; height: number; lane: number; lanes: number }>();
+  // Groups of visits that overlap one another; in each, a visit takes the first lane free at its start.
+  let group: { id: number; lane: number }[] = [];
+  let laneEnds: number[] = [];
+  const close = () => {
+    for (const g of group) out.get(g.id)!.lanes = laneEnds.length;
+    group = [];
+    laneEnds = [];
+  };
+  for (const v of timed) {
+    if (laneEnds.length && laneEnds.every((e) => e <= v.start)) close();
+    let lane = laneEnds.findIndex((e) => e <= v.start);
+    if (lane < 0) lane = laneEnds.push(v.end) - 1;
+    else laneEnds[lane] = v.end;
+    group.push({ id: v.id, lane });
+    out.set(v.id, { top: (v.start % 60) / 60, height: (v.end - v.start) / 60, lane, lanes: 1 });
+  }
+  close();
+  return out;
+}
+
 export function TeamView(props: { date: string; team: Member[]; visits: Visit[]; conflicts: Set<number>; onMove: (id: number, change: VisitChange) => void; onOpen: (id: number) => void }) {
   const { team, visits, date } = props;
   const [over, setOver] = useState<string | null>(null);
   // The visit whose end is being dragged, and the end it would get now.
   const [resizing, setResizing] = useState<{ id: number; end: string | null } | null>(null);
+  // While a visit is dragged or resized, boxes let the pointer through to the hour cells under them.
+  const [dragging, setDragging] = useState(false);
   const today = visits.filter((v) => v.start_date <= date && v.end_date >= date && v.status !== 'cancelled');
   const cellOf = (v: Visit) => (v.all_day || !v.start_time || v.start_date < date ? null : Math.max(6, Math.min(20, Number(v.start_time.slice(0, 2)))));
 
   const drop = (member: string, hour: number | null) => (e: DragEvent) => {
     e.preventDefault();
     setOver(null);
+    setDragging(false);
     const [id, from] = e.dataTransfer.getData('text/plain').split(' ');
     const v = visits.find((x) => x.id === Number(id));
     if (v) props.onMove(v.id, moveTo(v, from || null, member, hour));
@@ -91,8 +141,22 @@ export function TeamView(props: { date: string; team: Member[]; visits: Visit[];
   });
   const endOf = (v: Visit) => (resizing?.id === v.id ? resizing.end : v.end_time);
 
-  const card = (v: Visit, member: string) => (
-    <div key={v.id} className="fw-team-card">
+  const placed = new Map(team.map((m) => [m.user_id, spans(today.filter((v) => v.assignee_ids.includes(m.user_id)), date)]));
+  const card = (v: Visit, member: string) => {
+    const span = placed.get(member)?.get(v.id);
+    // The box being resized shows its new end as the pointer moves.
+    const end = resizing?.id === v.id && resizing.end && span ? (minutes(resizing.end) - (cellOf(v)! + span.top) * 60) / 60 : undefined;
+    const style = span
+      ? {
+          position: 'absolute' as const,
+          top: `${span.top * HOUR_REM}rem`,
+          height: `${Math.max(0.25, end ?? span.height) * HOUR_REM - 0.15}rem`,
+          left: `${(span.lane / span.lanes) * 100}%`,
+          width: `${100 / span.lanes}%`,
+        }
+      : undefined;
+    return (
+    <div key={v.id} className={`fw-team-card${span ? ' fw-team-timed' : ''}`} style={style}>
       <button
         type="button"
         draggable
@@ -101,7 +165,10 @@ export function TeamView(props: { date: string; team: Member[]; visits: Visit[];
         onDragStart={(e) => {
           e.dataTransfer.setData('text/plain', `${v.id} ${member}`);
           e.dataTransfer.effectAllowed = 'move';
+          // After the browser took the drag image from the box.
+          setTimeout(() => setDragging(true), 0);
         }}
+        onDragEnd={() => setDragging(false)}
         onClick={() => props.onOpen(v.id)}
       >
         {v.start_time && !v.all_day ? `${at(v.start_time)}${endOf(v) ? ` – ${at(endOf(v))}` : ''} ` : ''}
@@ -116,11 +183,12 @@ export function TeamView(props: { date: string; team: Member[]; visits: Visit[];
       </button>
       {resizable(v) && <div className="fw-team-resize" data-resize={v.id} aria-hidden="true" {...handle(v)} />}
     </div>
-  );
+    );
+  };
 
   return (
     <div className="fw-team-scroll">
-      <div className="fw-team" role="grid" aria-label="Team" style={{ gridTemplateColumns: `5.5rem repeat(${team.length}, minmax(9rem, 1fr))` }}>
+      <div className={`fw-team${dragging || resizing ? ' fw-team-moving' : ''}`} role="grid" aria-label="Team" style={{ gridTemplateColumns: `5.5rem repeat(${team.length}, minmax(9rem, 1fr))` }}>
         <div role="row" className="fw-team-row">
           <div role="columnheader" className="fw-team-head">
             Time

@@ -1,11 +1,12 @@
 // "API keys" (A5): create a key (its token shown once, here, with Copy; never
 // again), the list with when each was last used, and Revoke.
-import { Button, Card, CopyButton, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Card, CopyButton, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
+import { FormButtons, RowsTable } from './shared/settings-table.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { useApiAction } from '../../components/api-action.tsx';
@@ -88,14 +89,7 @@ function NewKeyForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: 
             description="Optional: scopes separated by spaces or commas, such as contacts:read jobs:write (needed for REST keys)"
             {...form.getInputProps('scopes')}
           />
-          <Group>
-            <Button type="submit" loading={pending}>
-              Create key
-            </Button>
-            <Button variant="subtle" onClick={onCancel}>
-              Cancel
-            </Button>
-          </Group>
+          <FormButtons save="Create key" pending={pending} onCancel={onCancel} />
         </Stack>
       </form>
     </Card>
@@ -147,44 +141,33 @@ function KeyList() {
           {revoke.error.message}
         </Text>
       )}
-      <Table.ScrollContainer minWidth={0}>
-        <Table>
-          <Table.Caption>API keys</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th visibleFrom="sm">Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.data.map((k: Key) => (
-              <Table.Tr key={k.id}>
-                <Table.Td>
-                  {k.name ?? `Key ${k.id}`}
-                  <Text size="xs" c="dimmed" visibleFrom="sm">
-                    {k.scopes.length > 6 ? `${k.scopes.length} scopes` : k.scopes.join(', ')}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {k.type}
-                </Table.Td>
-                <Table.Td visibleFrom="sm">{formatAgo(k.created_at)}</Table.Td>
-                <Table.Td>{k.last_used_at ? formatAgo(k.last_used_at) : 'Never'}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" color="red.8" variant="outline" loading={revoke.pending && revoke.variables === k.id} onClick={() => revoke.run(k.id)}>
-                    Revoke
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        caption="API keys"
+        showCaption
+        rows={keys.data}
+        rowKey={(k) => k.id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (k: Key) => (
+              <>
+                {k.name ?? `Key ${k.id}`}
+                <Text size="xs" c="dimmed" visibleFrom="sm">
+                  {k.scopes.length > 6 ? `${k.scopes.length} scopes` : k.scopes.join(', ')}
+                </Text>
+              </>
+            ),
+          },
+          { header: 'Type', cell: (k) => k.type },
+          { header: 'Created', visibleFrom: 'sm', cell: (k) => formatAgo(k.created_at) },
+          { header: 'Last used', cell: (k) => (k.last_used_at ? formatAgo(k.last_used_at) : 'Never') },
+        ]}
+        actions={(k) => (
+          <Button size="xs" color="red.8" variant="outline" loading={revoke.pending && revoke.variables === k.id} onClick={() => revoke.run(k.id)}>
+            Revoke
+          </Button>
+        )}
+      />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 // "Messages" (A5): the customer email and SMS log with each message's status,
 // attempts and last error, filtered by channel and status.
-import { Group, NativeSelect, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Page } from '../../components/page.tsx';
+import { RowsTable } from './shared/settings-table.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDateTime, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
@@ -58,39 +59,29 @@ export default function MessagesPage() {
       {messages.error && <Text role="alert">{messages.error.message}</Text>}
       {messages.data?.length === 0 && <Text>No messages{channel || status ? ' like that' : ' yet'}.</Text>}
       {messages.data && messages.data.length > 0 && (
-        <Table.ScrollContainer minWidth={0}>
-          <Table>
-            <VisuallyHidden component="caption">Messages</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>To</Table.Th>
-                <Table.Th>Message</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th visibleFrom="sm">Attempts</Table.Th>
-                <Table.Th visibleFrom="sm">Time</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {messages.data.map((m) => (
-                <Table.Tr key={m.id}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{m.to}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>
-                    <Stack gap={0}>
-                      <span>{m.subject ?? statusLabel(m.type)}</span>
-                      <Text size="xs" c="dimmed">
-                        {m.channel === 'sms' ? 'SMS' : 'Email'}
-                        {m.error ? ` · ${m.error}` : ''}
-                      </Text>
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>{statusLabel(m.status)}</Table.Td>
-                  <Table.Td visibleFrom="sm">{m.attempts}</Table.Td>
-                  <Table.Td visibleFrom="sm">{formatDateTime(m.sent_at ?? m.created_at, me.workspace.timezone)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption="Messages"
+          rows={messages.data}
+          rowKey={(m) => m.id}
+          columns={[
+            { header: 'To', breakAll: true, cell: (m) => m.to },
+            {
+              header: 'Message',
+              cell: (m) => (
+                <Stack gap={0}>
+                  <span>{m.subject ?? statusLabel(m.type)}</span>
+                  <Text size="xs" c="dimmed">
+                    {m.channel === 'sms' ? 'SMS' : 'Email'}
+                    {m.error ? ` · ${m.error}` : ''}
+                  </Text>
+                </Stack>
+              ),
+            },
+            { header: 'Status', cell: (m) => statusLabel(m.status) },
+            { header: 'Attempts', visibleFrom: 'sm', cell: (m) => m.attempts },
+            { header: 'Time', visibleFrom: 'sm', cell: (m) => formatDateTime(m.sent_at ?? m.created_at, me.workspace.timezone) },
+          ]}
+        />
       )}
     </Page>
   );

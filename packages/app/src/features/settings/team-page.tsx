@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
+import { FormButtons, RowsTable } from './shared/settings-table.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
@@ -74,14 +75,7 @@ function InviteForm({ onCancel, onSent }: { onCancel: () => void; onSent: (email
           <Text size="sm" c="dimmed">
             They get an email with a link to set their password, valid for 7 days.
           </Text>
-          <Group>
-            <Button type="submit" loading={pending}>
-              Send invite
-            </Button>
-            <Button variant="subtle" onClick={onCancel}>
-              Cancel
-            </Button>
-          </Group>
+          <FormButtons save="Send invite" pending={pending} onCancel={onCancel} />
         </Stack>
       </form>
     </Card>
@@ -119,40 +113,26 @@ function Invites() {
         </Text>
       )}
       {note && <Text role="status">{note}</Text>}
-      <Table.ScrollContainer minWidth={0}>
-        <Table>
-          <VisuallyHidden component="caption">Pending invites</VisuallyHidden>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th visibleFrom="sm">Sent</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {invites.data.map((i) => (
-              <Table.Tr key={i.id}>
-                <Table.Td style={{ wordBreak: 'break-word' }}>{i.email}</Table.Td>
-                <Table.Td>{ROLES.find((r) => r.value === i.role)?.label ?? i.role}</Table.Td>
-                <Table.Td visibleFrom="sm">{i.last_sent_at ? formatAgo(i.last_sent_at) : ''}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="wrap">
-                    <Button size="xs" variant="default" loading={resend.pending && resend.variables === i.id} onClick={() => resend.run(i.id)}>
-                      Resend
-                    </Button>
-                    <Button size="xs" variant="outline" color="red.8" loading={cancel.pending && cancel.variables === i.id} onClick={() => cancel.run(i.id)}>
-                      Cancel
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        caption="Pending invites"
+        rows={invites.data}
+        rowKey={(i) => i.id}
+        columns={[
+          { header: 'Email', cell: (i) => i.email },
+          { header: 'Role', cell: (i) => ROLES.find((r) => r.value === i.role)?.label ?? i.role },
+          { header: 'Sent', visibleFrom: 'sm', cell: (i) => (i.last_sent_at ? formatAgo(i.last_sent_at) : '') },
+        ]}
+        actions={(i) => (
+          <Group gap="xs" wrap="wrap">
+            <Button size="xs" variant="default" loading={resend.pending && resend.variables === i.id} onClick={() => resend.run(i.id)}>
+              Resend
+            </Button>
+            <Button size="xs" variant="outline" color="red.8" loading={cancel.pending && cancel.variables === i.id} onClick={() => cancel.run(i.id)}>
+              Cancel
+            </Button>
+          </Group>
+        )}
+      />
     </Stack>
   );
 }
@@ -187,57 +167,49 @@ function Members() {
           {failed.message}
         </Text>
       )}
-      <Table.ScrollContainer minWidth={0}>
-        <Table>
-          <VisuallyHidden component="caption">Members</VisuallyHidden>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Cost per hour</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.map((m) => (
-              <Table.Tr key={m.user_id}>
-                <Table.Td style={{ wordBreak: 'break-word' }}>
-                  {nameOf(m)}
-                  {m.user_id === me.user.id && ' (you)'}
-                  <Text size="xs" c="dimmed" visibleFrom="sm">
-                    {m.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    // Named by the person, under the column "Role": a label with "Role" in it would
-                    // make the invite form's "Role" ambiguous to anyone finding fields by label.
-                    aria-label={nameOf(m)}
-                    size="xs"
-                    data={ROLES}
-                    value={isRole(m.role) ? m.role : 'member'}
-                    disabled={update.pending}
-                    onChange={(e) => {
-                      const role = e.currentTarget.value;
-                      if (isRole(role)) update.run({ userId: m.user_id, role });
-                    }}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <CostPerHour member={m} />
-                </Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === m.user_id} onClick={() => remove.run(m.user_id)}>
-                    Remove
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        caption="Members"
+        rows={list}
+        rowKey={(m) => m.user_id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (m) => (
+              <>
+                {nameOf(m)}
+                {m.user_id === me.user.id && ' (you)'}
+                <Text size="xs" c="dimmed" visibleFrom="sm">
+                  {m.email}
+                </Text>
+              </>
+            ),
+          },
+          {
+            header: 'Role',
+            cell: (m) => (
+              <NativeSelect
+                // Named by the person, under the column "Role": a label with "Role" in it would
+                // make the invite form's "Role" ambiguous to anyone finding fields by label.
+                aria-label={nameOf(m)}
+                size="xs"
+                data={ROLES}
+                value={isRole(m.role) ? m.role : 'member'}
+                disabled={update.pending}
+                onChange={(e) => {
+                  const role = e.currentTarget.value;
+                  if (isRole(role)) update.run({ userId: m.user_id, role });
+                }}
+              />
+            ),
+          },
+          { header: 'Cost per hour', cell: (m) => <CostPerHour member={m} /> },
+        ]}
+        actions={(m) => (
+          <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === m.user_id} onClick={() => remove.run(m.user_id)}>
+            Remove
+          </Button>
+        )}
+      />
     </Stack>
   );
 }

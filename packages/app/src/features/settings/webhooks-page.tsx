@@ -1,12 +1,13 @@
 // "Webhooks" (A5): subscriptions ("New webhook": URL and event, "Delete"; the
 // signing secret shown once, as the API answers it once) and the delivery log
 // (status, attempts, response code, time; filter by status) with "Redeliver".
-import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
+import { FormButtons, RowsTable } from './shared/settings-table.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDateTime, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
@@ -82,14 +83,7 @@ function NewWebhookForm({ onCancel, onSaved }: { onCancel: () => void; onSaved: 
           <FormError error={error} />
           <TextInput label="URL" type="url" placeholder="https://" required {...form.getInputProps('webhook_url')} />
           <NativeSelect label="Event" data={EVENTS.map((e) => ({ value: e, label: statusLabel(e) }))} {...form.getInputProps('trigger_event')} />
-          <Group>
-            <Button type="submit" loading={pending}>
-              Save webhook
-            </Button>
-            <Button variant="subtle" onClick={onCancel}>
-              Cancel
-            </Button>
-          </Group>
+          <FormButtons save="Save webhook" pending={pending} onCancel={onCancel} />
         </Stack>
       </form>
     </Card>
@@ -118,33 +112,20 @@ function Subscriptions() {
       {subs.data.length === 0 ? (
         <Text>No webhooks yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={0}>
-          <Table>
-            <VisuallyHidden component="caption">Subscriptions</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>URL</Table.Th>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {subs.data.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{s.webhook_url}</Table.Td>
-                  <Table.Td>{statusLabel(s.trigger_event)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === s.id} onClick={() => remove.run(s.id)}>
-                      Delete
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption="Subscriptions"
+          rows={subs.data}
+          rowKey={(s) => s.id}
+          columns={[
+            { header: 'URL', breakAll: true, cell: (s) => s.webhook_url },
+            { header: 'Event', cell: (s) => statusLabel(s.trigger_event) },
+          ]}
+          actions={(s) => (
+            <Button size="xs" variant="outline" color="red.8" loading={remove.pending && remove.variables === s.id} onClick={() => remove.run(s.id)}>
+              Delete
+            </Button>
+          )}
+        />
       )}
     </Stack>
   );
@@ -191,39 +172,24 @@ function Deliveries() {
       {deliveries.error && <Text role="alert">{deliveries.error.message}</Text>}
       {deliveries.data && deliveries.data.length === 0 && <Text>No deliveries{status ? ' with this status' : ''}.</Text>}
       {deliveries.data && deliveries.data.length > 0 && (
-        <Table.ScrollContainer minWidth={0}>
-          <Table>
-            <VisuallyHidden component="caption">Deliveries</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Attempts</Table.Th>
-                <Table.Th>Response code</Table.Th>
-                <Table.Th visibleFrom="sm">Time</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deliveries.data.map((d) => (
-                <Table.Tr key={d.id} data-delivery={d.id}>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{statusLabel(d.event)}</Table.Td>
-                  <Table.Td>{statusLabel(d.status)}</Table.Td>
-                  <Table.Td>{d.attempts}</Table.Td>
-                  <Table.Td>{d.last_status_code ?? (d.last_error ? 'Error' : '')}</Table.Td>
-                  <Table.Td visibleFrom="sm">{formatDateTime(d.delivered_at ?? d.created_at, me.workspace.timezone)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" loading={redeliver.pending && redeliver.variables === d.id} onClick={() => redeliver.run(d.id)}>
-                      Redeliver
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption="Deliveries"
+          rows={deliveries.data}
+          rowKey={(d) => d.id}
+          rowProps={(d) => ({ 'data-delivery': d.id })}
+          columns={[
+            { header: 'Event', cell: (d) => statusLabel(d.event) },
+            { header: 'Status', cell: (d) => statusLabel(d.status) },
+            { header: 'Attempts', cell: (d) => d.attempts },
+            { header: 'Response code', cell: (d) => d.last_status_code ?? (d.last_error ? 'Error' : '') },
+            { header: 'Time', visibleFrom: 'sm', cell: (d) => formatDateTime(d.delivered_at ?? d.created_at, me.workspace.timezone) },
+          ]}
+          actions={(d) => (
+            <Button size="xs" variant="default" loading={redeliver.pending && redeliver.variables === d.id} onClick={() => redeliver.run(d.id)}>
+              Redeliver
+            </Button>
+          )}
+        />
       )}
     </Stack>
   );

@@ -2,13 +2,14 @@
 // managers also see every member's week and "Approve" or "Reject" it. Weeks
 // are the workspace's (D9), their statuses SPEC's.
 import type { components } from '@fieldwork/client';
-import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { addDays, formatDate, formatTime, nowIn, statusLabel, weekOf } from '../../lib/format.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { addDays, formatDate, formatClock, nowIn, statusLabel, weekOf } from '../../lib/format.ts';
 import { allPages } from '../../lib/pages.ts';
 import { isOffice, useMe } from '../../lib/session.ts';
 import { useWeekStart } from '../../lib/workspace.ts';
@@ -18,10 +19,8 @@ type Sheet = components['schemas']['TimesheetListItem'];
 type Status = 'pending' | 'approved' | 'rejected';
 
 const hours = (n: number) => `${n.toFixed(2)} h`;
-const at = (t: string | null) => (t ? formatTime(`2000-01-01T${t}:00Z`, 'UTC') : '');
+const at = formatClock;
 // Dark enough for white text (WCAG AA).
-const COLOUR: Record<string, string> = { draft: '#495057', pending: '#a03c0c', approved: '#1e6b30', rejected: '#b02525' };
-
 export default function TimesheetsPage() {
   const me = useMe();
   const [params, setParams] = useSearchParams();
@@ -85,7 +84,7 @@ export default function TimesheetsPage() {
           <Title order={2} size="h3" id="my-week">
             My week
           </Title>
-          {mine && <Badge color={COLOUR[mine.status]}>{statusLabel(mine.status)}</Badge>}
+          {mine && <StatusBadge status={mine.status} />}
         </Group>
         {entries.data?.length === 0 && <Text>No time entries this week.</Text>}
         {(entries.data?.length ?? 0) > 0 && (

@@ -12,6 +12,8 @@ export interface Column<T> {
   header: string;
   cell: (row: T) => ReactNode;
   visibleFrom?: 'sm';
+  /** Long unbroken text (a URL, an email address) may break anywhere, not only between words. */
+  breakAll?: boolean;
 }
 
 /** What the page's form gets: the row being edited (none: a new one) and what to call when done. */
@@ -65,44 +67,22 @@ export function SettingsTable<T extends { id: number }>({ title, newLabel, editL
       )}
       {rows.data?.length === 0 && <Text>{empty}</Text>}
       {rows.data && rows.data.length > 0 && (
-        <Table.ScrollContainer minWidth={0}>
-          <Table>
-            <VisuallyHidden component="caption">{title}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((c) => (
-                  <Table.Th key={c.header} visibleFrom={c.visibleFrom}>
-                    {c.header}
-                  </Table.Th>
-                ))}
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.data.map((row) => (
-                <Table.Tr key={row.id}>
-                  {columns.map((c) => (
-                    <Table.Td key={c.header} visibleFrom={c.visibleFrom} style={{ wordBreak: 'break-word' }}>
-                      {c.cell(row)}
-                    </Table.Td>
-                  ))}
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => setOpen(row)}>
-                        Edit
-                      </Button>
-                      <Button size="xs" variant="outline" color="red.8" loading={deletion.pending && deletion.variables === row.id} onClick={() => deletion.run(row.id)}>
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption={title}
+          rows={rows.data}
+          rowKey={(row) => row.id}
+          columns={columns}
+          actions={(row) => (
+            <Group gap="xs" wrap="nowrap">
+              <Button size="xs" variant="default" onClick={() => setOpen(row)}>
+                Edit
+              </Button>
+              <Button size="xs" variant="outline" color="red.8" loading={deletion.pending && deletion.variables === row.id} onClick={() => deletion.run(row.id)}>
+                Delete
+              </Button>
+            </Group>
+          )}
+        />
       )}
     </Page>
   );
@@ -119,5 +99,55 @@ export function FormButtons({ save, pending, onCancel }: { save: string; pending
         Cancel
       </Button>
     </Group>
+  );
+}
+
+export interface RowsTableProps<T> {
+  /** The table's caption: hidden unless `showCaption` (the section's heading says it). */
+  caption: string;
+  showCaption?: boolean;
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  /** The last column's buttons, under a header only screen readers hear ("Actions"). */
+  actions?: (row: T) => ReactNode;
+  /** Attributes of a row's `tr` (data-* for tests and styles). */
+  rowProps?: (row: T) => Record<`data-${string}`, string | number>;
+}
+
+/** The table of every settings page: a caption, its columns (some hidden on a phone), a row per record and its buttons. */
+export function RowsTable<T>({ caption, showCaption = false, columns, rows, rowKey, actions, rowProps }: RowsTableProps<T>) {
+  return (
+    <Table.ScrollContainer minWidth={0}>
+      <Table>
+        {showCaption ? <Table.Caption>{caption}</Table.Caption> : <VisuallyHidden component="caption">{caption}</VisuallyHidden>}
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.header} visibleFrom={c.visibleFrom}>
+                {c.header}
+              </Table.Th>
+            ))}
+            {actions && (
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
+              {columns.map((c) => (
+                <Table.Td key={c.header} visibleFrom={c.visibleFrom} style={{ wordBreak: c.breakAll ? 'break-all' : 'break-word' }}>
+                  {c.cell(row)}
+                </Table.Td>
+              ))}
+              {actions && <Table.Td>{actions(row)}</Table.Td>}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
