@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
 import { listQuery } from '../../db/list-query.ts';
