@@ -48,7 +48,10 @@ async function openStore(dbUrl: string): Promise<Store> {
       const m = new Map<string, BetterSqlite3.Statement<unknown[]>>();
       return (sql: string) => {
         let s = m.get(sql);
-        if (!s) m.set(sql, (s = c.prepare(sql)));
+        if (!s) {
+          s = c.prepare(sql);
+          m.set(sql, s);
+        }
         return s;
       };
     };
@@ -103,7 +106,8 @@ async function openStore(dbUrl: string): Promise<Store> {
     let n = names.get(sql);
     if (!n) {
       let i = 0;
-      names.set(sql, (n = { name: `floor_${names.size}`, text: sql.replace(/\?/g, () => `$${++i}`) }));
+      n = { name: `floor_${names.size}`, text: sql.replace(/\?/g, () => `$${++i}`) };
+      names.set(sql, n);
     }
     return n;
   };
@@ -568,7 +572,8 @@ app.get<{ Querystring: { start_date?: string; end_date?: string; page?: string; 
     if (row.id !== last.id) {
       // The response's field order: assignee_ids before the timestamps.
       const r = copyWithout(row, EVENT_TAIL);
-      events.push((last = Object.assign(r, { all_day: r.all_day === 1, multi_day: r.multi_day === 1, assignee_ids: [] as unknown[], created_at: row.created_at, updated_at: row.updated_at })));
+      last = Object.assign(r, { all_day: r.all_day === 1, multi_day: r.multi_day === 1, assignee_ids: [] as unknown[], created_at: row.created_at, updated_at: row.updated_at });
+      events.push(last);
     }
     if (row.assignee !== null) last.assignee_ids.push(row.assignee);
   }

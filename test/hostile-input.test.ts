@@ -282,7 +282,7 @@ describe('prototype keys (D5: unknown fields are dropped)', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.deepEqual(res.body.data.info, { keep: true });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
+    assert.equal(Object.hasOwn(Object.prototype, 'polluted'), false);
     const read = await api.get(`/api/v1/contacts/${res.body.data.id}`);
     assert.deepEqual(read.body.data.info, { keep: true });
   });

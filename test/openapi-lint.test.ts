@@ -160,7 +160,9 @@ describe('OpenAPI document (E16)', () => {
   test('every nullable enum carries its type, so generated clients can send null (contact title)', () => {
     const nullableEnums: { at: string; schema: { type?: unknown; enum: unknown[] } }[] = [];
     const walk = (v: unknown, at: string) => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${at}/${i}`);
+      }
       else if (v && typeof v === 'object') {
         const o = v as { enum?: unknown[] };
         if (Array.isArray(o.enum) && o.enum.includes(null)) nullableEnums.push({ at, schema: o as { enum: unknown[] } });

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { FIELD_TYPES, type FieldType, MODULE_TYPES, type ModuleType } from '../modules/custom-fields/custom-fields.schemas.ts';
 import { addCustomField } from '../modules/custom-fields/custom-fields.service.ts';
-import { CliError, jsonOption, parseList, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
+import { jsonOption, parseList, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 import { section } from './format.ts';
 
 interface AddOpts {

@@ -92,7 +92,10 @@ export function createDb(url: string, { onQuery, checkpointThread = false }: DbO
       onQuery?.(text);
       const result = await pool.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' });
       let build = builders.get(text);
-      if (!build) builders.set(text, (build = rowObjects(result.fields.map((f) => f.name))));
+      if (!build) {
+        build = rowObjects(result.fields.map((f) => f.name));
+        builders.set(text, build);
+      }
       const rows = new Array<Record<string, unknown>>(result.rows.length);
       for (let i = 0; i < rows.length; i++) rows[i] = build(result.rows[i]!);
       return rows;
@@ -119,7 +122,10 @@ export function createDb(url: string, { onQuery, checkpointThread = false }: DbO
     directReads.set(db, async (_name, text, parameters) => {
       onQuery?.(text);
       let read = statements.get(text);
-      if (!read) statements.set(text, (read = rowReader(reader.prepare(text))));
+      if (!read) {
+        read = rowReader(reader.prepare(text));
+        statements.set(text, read);
+      }
       return read(parameters);
     });
     return {
@@ -156,7 +162,8 @@ const statementNames = new Map<string, string>();
 function statementName(text: string, values: unknown[]): string | undefined {
   let name = statementNames.get(text);
   if (name === undefined && statementNames.size < NAMED_MAX && values.length <= NAMED_MAX_PARAMS && NAMEABLE.test(text)) {
-    statementNames.set(text, (name = `fieldwork_${statementNames.size}`));
+    name = `fieldwork_${statementNames.size}`;
+    statementNames.set(text, name);
   }
   return name;
 }

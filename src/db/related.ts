@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysel
 import { Type, type Static } from 'typebox';
 import type { DB } from './schema.ts';
 import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText, parseJson } from './json-helpers.ts';
-import { Id, Nullable, UserRef } from '../kernel/schemas.ts';
+import { Id, Nullable, UserRef as UserRefSchema } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
 // get job: expanded with related data"; invoice `contact` and `job`). Each is
@@ -26,7 +26,7 @@ export const PropertyRef = Type.Object({
 });
 /** A request, quote or job, by number and name. */
 export const DocumentRef = Type.Object({ id: Id, number: Type.Integer(), name: Nullable(Type.String()), status: Type.String() });
-export { UserRef };
+export const UserRef = UserRefSchema;
 export type ContactName = Static<typeof ContactName>;
 
 /**

@@ -157,7 +157,10 @@ export class ShapeCache<E> {
   get(db: Kysely<DB>, key: string, make: () => E | undefined): E | null {
     const adapter = db.getExecutor().adapter;
     let shapes = this.byAdapter.get(adapter);
-    if (!shapes) this.byAdapter.set(adapter, (shapes = new Map()));
+    if (!shapes) {
+      shapes = new Map();
+      this.byAdapter.set(adapter, shapes);
+    }
     const found = shapes.get(key);
     if (found !== undefined) return found;
     const made = make() ?? null;

@@ -79,14 +79,24 @@ function discardBody(raw: FastifyRequest['raw']): Promise<void> {
  */
 function drainBeforeReply(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const raw = request.raw;
-  if (raw.complete) {
+  if (received(raw)) {
     done(null, payload);
     return;
   }
   void discardBody(raw).then(() => {
-    if (!raw.complete) reply.header('connection', 'close');
+    if (!received(raw)) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/**
+ * The body is in (or there is none: RFC 9112, no Content-Length and no Transfer-Encoding).
+ * `readableEnded` too: inject()'s requests never set `complete`.
+ */
+function received(raw: FastifyRequest['raw']): boolean {
+  if (raw.complete || raw.readableEnded) return true;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
 /** One handler maps every error, ours or Fastify's, to `{success: false, error}` (D5). */

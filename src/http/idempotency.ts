@@ -97,7 +97,10 @@ export async function claimIdempotencyKey(
 /** The onSend hook of every route that claims keys: records or forgets what `transact` did not. */
 export function idempotencyOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
   const write = request.auth?.idempotency;
-  if (!(write instanceof IdempotentRequest)) return done(null, payload);
+  if (!(write instanceof IdempotentRequest)) {
+    done(null, payload);
+    return;
+  }
   write.finish(reply.statusCode, payload).then(() => done(null, payload));
 }
 

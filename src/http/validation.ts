@@ -36,6 +36,7 @@ textAjv.addFormat('date-time', { type: 'string', validate: isInstant });
 /** E18: JSON values nested deeper than this (objects and arrays alike) are refused. */
 export const MAX_DEPTH = 32;
 // E18: PostgreSQL cannot store U+0000 in text or jsonb, nor can UTF-8 hold a lone surrogate.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what E18 refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** E18 for text read outside a schema (the hub's forms): no U+0000, no unpaired surrogate. */

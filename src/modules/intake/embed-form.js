@@ -121,9 +121,9 @@
     if (name === 'company') return 'Please shorten the company name to 100 characters or fewer.';
     if (name === 'property') return 'Please check the address.';
     if (name === 'customFields') {
-      var def = customFields.find((d) => d.key === path[1]);
+      const def = customFields.find((d) => d.key === path[1]);
       if (!def) return 'Please check the form and try again.';
-      var label = `"${def.label}"`;
+      const label = `"${def.label}"`;
       if (/required/.test(message)) return def.type === 'select' ? `Please choose an option for ${label}.` : `Please fill in ${label}.`;
       if (def.type === 'select') return `Please choose one of the options for ${label}.`;
       if (def.type === 'number') return `Please enter a number for ${label}.`;

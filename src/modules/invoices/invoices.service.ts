@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import type { DB, InvoicesTable } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
 import { findJobDetail } from '../jobs/jobs.repo.ts';
 import { resolvePricing } from '../../db/pricing.ts';
@@ -15,7 +15,7 @@ import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit, emitAll, type OutboxEvent } from '../../outbox/emit.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
-import { type Invoice, type InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
+import type { Invoice, InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
 import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 

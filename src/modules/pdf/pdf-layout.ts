@@ -32,7 +32,10 @@ const metrics = (() => {
     for (const [pair, amount] of Object.entries(afm.kernPairs)) {
       const [left, right] = pair.split('\0');
       let row = kern.get(left);
-      if (!row) kern.set(left, (row = new Map()));
+      if (!row) {
+        row = new Map();
+        kern.set(left, row);
+      }
       row.set(right, amount);
     }
     afm.getKernPair = (left, right) => kern.get(left)?.get(right) ?? 0;

@@ -139,7 +139,7 @@ describe('PDFs (E9)', () => {
         assert.ok(item.x >= 49 && item.x < 562, `page ${n + 1}: "${item.str}" at x=${item.x}`);
       }
     }
-    for (const [i, item] of items.entries()) {
+    for (const i of items.keys()) {
       const lineTotal = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format((i + 1) * (10 + i));
       const label = `Item ${String(i + 1).padStart(2, '0')}`;
       const on = pages.filter((p) => p.text.includes(label));

@@ -59,7 +59,7 @@ function watchBody(request: FastifyRequest) {
   let closed = false;
   const raw = request.raw;
   const stall = () => raw.emit('error', new ValidationError([{ path: [], message: `the upload stalled for ${UPLOAD_IDLE_MS / 1000} s` }]));
-  let timer = setTimeout(stall, UPLOAD_IDLE_MS);
+  const timer = setTimeout(stall, UPLOAD_IDLE_MS);
   const onData = (chunk: Buffer) => {
     timer.refresh();
     if (closed) return;
