@@ -157,5 +157,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
 process.exit(0);

@@ -305,5 +305,4 @@ const table = [
 console.log(table);
 // BENCH_JSON=<file>: the results for a script that compares runs (bench/list-scale.ts).
 if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ dialect: info.dialect, ceiling, results, peakRssMb }));
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
 process.exit(results.some((r) => r.bad > 0) ? 1 : 0);
