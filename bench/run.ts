@@ -73,7 +73,7 @@ const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'applic
 
 /**
  * A scenario: the app's request and, when `floor` is set, the same request to the floor
- * (bench/floor.ts), loaded one after the other. `kind` picks the target (issue 24:
+ * (bench/floor.ts), loaded one after the other. `kind` picks the target (
  * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's).
  */
 interface Scenario extends Omit<Load, 'url'> {
@@ -299,7 +299,7 @@ const table = [
     ].join(' | ').replace(/^/, '| ').concat(' |'),
   ),
   '',
-  `Targets (issue 24): a read >= 0.85 of its floor, a write >= 0.6, p99 within 2x of the floor's. Peak RSS of the app's process under load: ${peakRssMb} MB.`,
+  `Targets: a read >= 0.85 of its floor, a write >= 0.6, p99 within 2x of the floor's. Peak RSS of the app's process under load: ${peakRssMb} MB.`,
   '',
 ].join('\n');
 console.log(table);
