@@ -73,8 +73,8 @@ const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'applic
 
 /**
  * A scenario: the app's request and, when `floor` is set, the same request to the floor
- * (bench/floor.ts), loaded one after the other. `kind` picks the target (
- * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's).
+ * (bench/floor.ts), loaded one after the other. `kind` picks the target:
+ * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's.
  */
 interface Scenario extends Omit<Load, 'url'> {
   name: string;
