@@ -2,9 +2,7 @@
 // 10,000 open invoices past due (and 10,000 quotes past expiry): seconds, and the
 // statements it issued, which must not grow with the rows (set-based, not one per
 // invoice). SQLite by default; BENCH_DATABASE_URL=postgres://... (a scratch
-// database created and dropped). BENCH_ROWS sets the count. Appends to RESULTS.md.
-import fs from 'node:fs';
-import path from 'node:path';
+// database created and dropped). BENCH_ROWS sets the count. Prints one table row (bench/RESULTS.md is updated by hand).
 import { sql } from 'kysely';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -49,4 +47,3 @@ await database.close();
 await scratch.cleanup();
 const line = `| ${new Date().toISOString().slice(0, 10)} | ${dialect} | ${rows} overdue invoices + ${rows} expired quotes | ${seconds.toFixed(2)} s | ${ran} statements |`;
 console.log(line);
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(import.meta.dirname, 'RESULTS.md'), `\n${line}\n`);

@@ -22,7 +22,7 @@ const runs: Run[] = sizes.map((size) => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'list-scale-')), 'run.json');
   // The search is for one contact's email (`c4242@example.test`): one match at every
   // size, so the two sizes run the same query (Last42 matched 111 at 10,000, 111,111 at a million).
-  const env = { ...process.env, BENCH_CONTACTS: String(size), BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '5', BENCH_ONLY: 'contacts', BENCH_QUOTES: '10', BENCH_DRAFTS: '0', BENCH_APPEND: '0', BENCH_JSON: out, BENCH_SEARCH: 'c4242@' };
+  const env = { ...process.env, BENCH_CONTACTS: String(size), BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '5', BENCH_ONLY: 'contacts', BENCH_QUOTES: '10', BENCH_DRAFTS: '0', BENCH_JSON: out, BENCH_SEARCH: 'c4242@' };
   try {
     execFileSync(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env });
   } catch (err) {
@@ -53,4 +53,3 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);

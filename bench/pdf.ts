@@ -1,4 +1,4 @@
-// `npx tsx bench/pdf.ts`: E9's PDFs off the event loop (issue 24), two measurements.
+// `npx tsx bench/pdf.ts`: E9's PDFs off the event loop, two measurements.
 // 1. The CPU one 50-line invoice PDF costs (the layout of bench/server.ts's invoice,
 //    drawn BENCH_PDFS times in one thread after a warm-up; process CPU time, so the
 //    garbage collector's threads count too).

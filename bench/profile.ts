@@ -1,4 +1,4 @@
-// `npx tsx bench/profile.ts`: where each scenario's CPU goes (issue 24: "node --cpu-prof
+// `npx tsx bench/profile.ts`: where each scenario's CPU goes ("node --cpu-prof
 // says why"). Starts bench/server.ts once (BENCH_PROFILING=1), then for each scenario
 // profiles the serving during a wrk run and sorts the samples by the code they were in:
 // the database driver, Kysely, Fastify, our HTTP layer (hooks, validation, auth,
@@ -157,5 +157,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
 process.exit(0);

@@ -2,7 +2,7 @@
 // the V8 flags of `npm start`,
 // the embedded worker on) over a database bench/fixture.ts seeded, and its resident
 // memory sampled every 100 ms: idle, then through the single GET, the list, the search,
-// a create and the 50-line invoice PDF at 20 a second (issue 24: under 150 MB through
+// a create and the 50-line invoice PDF at 20 a second (the target: under 150 MB through
 // the whole bench). BENCH_DATABASE_URL=postgres://... for PostgreSQL; BENCH_SECONDS (8).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';

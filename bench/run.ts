@@ -73,8 +73,8 @@ const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'applic
 
 /**
  * A scenario: the app's request and, when `floor` is set, the same request to the floor
- * (bench/floor.ts), loaded one after the other. `kind` picks the target (issue 24:
- * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's).
+ * (bench/floor.ts), loaded one after the other. `kind` picks the target:
+ * reads >= 0.85 of the floor, writes >= 0.6, p99 within 2x of the floor's.
  */
 interface Scenario extends Omit<Load, 'url'> {
   name: string;
@@ -299,11 +299,10 @@ const table = [
     ].join(' | ').replace(/^/, '| ').concat(' |'),
   ),
   '',
-  `Targets (issue 24): a read >= 0.85 of its floor, a write >= 0.6, p99 within 2x of the floor's. Peak RSS of the app's process under load: ${peakRssMb} MB.`,
+  `Targets: a read >= 0.85 of its floor, a write >= 0.6, p99 within 2x of the floor's. Peak RSS of the app's process under load: ${peakRssMb} MB.`,
   '',
 ].join('\n');
 console.log(table);
 // BENCH_JSON=<file>: the results for a script that compares runs (bench/list-scale.ts).
 if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ dialect: info.dialect, ceiling, results, peakRssMb }));
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(root, 'bench', 'RESULTS.md'), `\n${table}`);
 process.exit(results.some((r) => r.bad > 0) ? 1 : 0);

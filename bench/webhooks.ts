@@ -1,5 +1,5 @@
 // `npx tsx bench/webhooks.ts`: webhook deliveries per second from one worker to a
-// local subscriber (issue 6 item 9). BENCH_EVENTS events are committed to the
+// local subscriber. BENCH_EVENTS events are committed to the
 // outbox first; the clock runs from the worker's start until the subscriber has
 // every one (fan-out, claims, signed POSTs, attempt log and status writes included).
 // The subscriber runs in its own process, answering 200 at once.
