@@ -5,7 +5,7 @@ import { addDays } from '../src/domain/weeks.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
 import { setWorkspace } from '../src/modules/workspace/workspace.service.ts';
 import { buildTestApp, client, type Res, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
-import { setUp } from './session-client.ts';
+import { call, setUp } from './session-client.ts';
 
 // EXTENSIONS E25: a person's visits as an iCalendar feed, read back with ical.js.
 
@@ -108,6 +108,13 @@ describe('E25 calendar feeds', () => {
     assert.equal((await browser.delete('/api/v1/me/calendar-feed')).status, 200);
     assert.equal((await fetchFeed(second)).statusCode, 404);
     assert.equal((await browser.delete('/api/v1/me/calendar-feed')).status, 404);
+    // E11: a repeat with the same Idempotency-Key answers the same URL; had it run again, a new token would have replaced the first.
+    const once = { cookie: browser.cookie, csrf: browser.csrf, headers: { 'idempotency-key': 'calendar-feed-once' } };
+    const first = await call(t.app, 'POST', '/api/v1/me/calendar-feed', once);
+    const replayed = await call(t.app, 'POST', '/api/v1/me/calendar-feed', once);
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.deepEqual(replayed.body, first.body);
+    assert.equal((await fetchFeed(first.body.data.url)).statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: `/calendar/${'A'.repeat(43)}.ics` })).statusCode, 404);
     assert.equal((await t.app.inject({ method: 'GET', url: '/calendar/nonsense' })).statusCode, 404);
   });

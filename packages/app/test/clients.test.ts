@@ -38,7 +38,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await page.getByLabel('First name').fill('Fiona');
     await page.getByLabel('Last name').fill('Fields');
     await page.getByRole('textbox', { name: 'Dogs' }).fill('2');
-    await page.getByRole('textbox', { name: 'Source' }).click();
+    await page.getByRole('combobox', { name: 'Source' }).click();
     await page.getByRole('option', { name: 'Referral' }).click();
 
     // The required field left empty: the API's "is required", in words (A161), next to it, nothing created, what was typed kept.
@@ -99,7 +99,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     const { context, page } = await h.page(1280);
     await h.signIn(page, manager, `/app/sign-in?next=${encodeURIComponent(`/quotes/new?client=${client.id}`)}`);
     await checkPage(page, 'New quote');
-    await page.getByRole('textbox', { name: 'Start from template' }).click();
+    await page.getByRole('combobox', { name: 'Start from template' }).click();
     await page.getByRole('option', { name: 'Spring cleanup' }).click();
     await page.waitForURL(/\/app\/quotes\/\d+\/edit$/);
     await page.getByRole('heading', { level: 1, name: /Edit quote #\d+/ }).waitFor();
@@ -224,7 +224,7 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     for (const name of ['Edit', 'Create invoice', 'Schedule visit']) {
       assert.equal(await page.getByRole('button', { name, exact: true }).or(page.getByRole('link', { name, exact: true })).count(), 0, `no ${name}`);
     }
-    assert.equal(await page.getByRole('textbox', { name: 'Status' }).count(), 0, 'no status select');
+    assert.equal(await page.getByRole('combobox', { name: 'Status' }).count(), 0, 'no status select');
     assert.equal(await page.getByText(/\$\d/).count(), 0, 'no money');
 
     // The same writes with the member's own session and CSRF token: 403 from the API.
@@ -275,9 +275,9 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
     assert.equal(rows.length, 2, rows.join(' | '));
     assert.match(rows[0], /Site assessment/);
-    assert.match(rows[0], /14:00–15:00/);
+    assert.match(rows[0], /2:00 PM – 3:00 PM/); // the workspace's one time format (A157)
     assert.match(rows[1], /Spring mowing/);
-    assert.match(rows[1], /09:30–11:00/);
+    assert.match(rows[1], /9:30 AM – 11:00 AM/);
     assert.match(rows[1], /2099/);
     await context.close();
   });

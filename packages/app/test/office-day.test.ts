@@ -50,7 +50,7 @@ describe('the office day (browser)', { skip: skipBrowser }, () => {
     await page.getByLabel('Company').fill('Carla Co');
     await page.getByLabel('Email').fill('carla@example.test');
     await page.getByLabel('Phone').fill('+1 555 0100');
-    await page.getByRole('textbox', { name: 'Type' }).click();
+    await page.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: 'Lead' }).click();
     await page.getByRole('button', { name: 'Save client' }).click();
     await page.waitForURL(/\/app\/clients\/\d+$/);
@@ -99,12 +99,12 @@ describe('the office day (browser)', { skip: skipBrowser }, () => {
     await page.getByLabel('Name').first().fill('Hedge trimming');
     await page.getByLabel('Quantity').first().fill('3');
     await page.getByLabel('Unit price').first().fill('19.99');
-    await page.getByRole('textbox', { name: 'Add from price book' }).click();
-    await page.getByRole('textbox', { name: 'Add from price book' }).fill('Lawn');
+    await page.getByRole('combobox', { name: 'Add from price book' }).click();
+    await page.getByRole('combobox', { name: 'Add from price book' }).fill('Lawn');
     await page.getByRole('option', { name: 'Lawn mowing' }).click();
     await page.getByLabel('Name').nth(1).waitFor();
     assert.equal(await page.getByLabel('Name').nth(1).inputValue(), 'Lawn mowing');
-    await page.getByRole('textbox', { name: 'Tax rate' }).click();
+    await page.getByRole('combobox', { name: 'Tax rate' }).click();
     await page.getByRole('option', { name: 'State tax (8.25%)' }).click();
     // 3 x 19.99 + 45.50 = 105.47; tax 8.25% = 8.70; total 114.17
     const shownTotal = (await page.locator('[data-total="total"]').first().textContent()) ?? '';
@@ -166,7 +166,7 @@ describe('the office day (browser)', { skip: skipBrowser }, () => {
       await page.getByRole('button', { name: 'Record payment' }).click();
       const dialog = page.getByRole('dialog', { name: 'Record payment' });
       await dialog.getByLabel('Amount').fill(amount);
-      await dialog.getByRole('textbox', { name: 'Method' }).click();
+      await dialog.getByRole('combobox', { name: 'Method' }).click();
       await page.getByRole('option', { name: 'Card' }).click();
       await dialog.getByLabel('Reference').fill(`ref ${amount}`);
       await dialog.getByRole('button', { name: 'Save payment' }).click();

@@ -467,7 +467,7 @@ describe('Settings (browser)', { skip: skipBrowser }, () => {
     await line2.getByLabel('Unit price').fill('25');
     await line2.getByLabel('Taxable').uncheck();
     await form.getByLabel('Discount', { exact: true }).fill('10');
-    await form.getByRole('textbox', { name: 'Tax rate' }).click();
+    await form.getByRole('combobox', { name: 'Tax rate' }).click();
     await page.getByRole('option', { name: 'Template tax (5%)' }).click();
     await form.getByLabel('Deposit').fill('20');
     await form.getByLabel('Message').fill('Thanks for asking us.');

@@ -94,7 +94,7 @@ describe('the shell and Home (browser)', { skip: skipBrowser }, () => {
     assert.equal(await count('Quotes awaiting response'), '1');
     assert.equal(await count('Jobs to invoice'), '2');
     assert.equal(await count('Overdue invoices'), '1');
-    assert.equal(await page.locator('[data-amount-due]').textContent(), '$1,000.00 due');
+    assert.equal(await page.locator('[data-amount-due]').textContent(), '1 invoice, $1,000.00 due'); // how many as well as how much (A153)
     // The chart's figures as a table for screen readers: this month has the payment.
     await page.getByRole('table', { name: 'Payments received per month, last 12 months' }).waitFor({ state: 'attached' });
     assert.equal(await page.getByRole('table', { name: 'Payments received per month, last 12 months' }).getByRole('row').count(), 12);

@@ -117,7 +117,9 @@ export function DataList<T>(props: DataListProps<T>) {
 
   const rows = query.data?.data ?? [];
   const pagination = query.data?.pagination;
+  // A table wider than a phone scrolls inside its own region (reachable by keyboard), never the page.
   const table = (
+    <Table.ScrollContainer minWidth={0} type="native" tabIndex={0} role="region" aria-label={props.caption}>
     <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching}>
       <VisuallyHidden component="caption">{props.caption}</VisuallyHidden>
       <Table.Thead>
@@ -161,6 +163,7 @@ export function DataList<T>(props: DataListProps<T>) {
         ))}
       </Table.Tbody>
     </Table>
+    </Table.ScrollContainer>
   );
 
   const content = (
