@@ -16,7 +16,8 @@ const listSpec: ListSpec = {
   search: ['name', 'description'],
 };
 
-const COLUMNS = [
+/** An event's own columns, as every read and the recurring series' inserts return them. */
+export const EVENT_COLUMNS = [
   'id',
   'workspace_id',
   'name',
@@ -90,7 +91,7 @@ const list = listOf(listSpec, (db, f: EventFilters) => {
   const d = dialectOf(db);
   let qb = db
     .selectFrom('events')
-    .select(COLUMNS)
+    .select(EVENT_COLUMNS)
     .select((eb) => assigneeIdsJson(eb, d).as('assignees'))
     .where('workspace_id', '=', f.ws);
   if (f.start_date) qb = qb.where('start_date', '>=', f.start_date);
@@ -144,7 +145,7 @@ export async function findEventDetail(db: Kysely<DB>, workspaceId: number, id: n
   const d = dialectOf(db);
   const row = await db
     .selectFrom('events')
-    .select(COLUMNS)
+    .select(EVENT_COLUMNS)
     .select((eb) => [assigneesJson(eb, d).as('assignees'), documentRefJson(eb, d, 'events.job_id').as('job')])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)

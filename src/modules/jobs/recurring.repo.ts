@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { recordDeletions } from '../../db/deletions.ts';
 import { locked } from '../../db/locks.ts';
 import type { DB, EventsTable } from '../../db/schema.ts';
+import { EVENT_COLUMNS } from '../events/events.repo.ts';
 
 // E20/E21: a recurring job's visits, written set-based: a year of visits is one
 // multi-row INSERT ... ON CONFLICT DO NOTHING (per chunk), its assignees one more,
@@ -13,27 +14,7 @@ const VISIT_CHUNK = 500;
 /** Assignee rows per INSERT: 3 parameters each. */
 const ASSIGNEE_CHUNK = 2000;
 
-export const VISIT_COLUMNS = [
-  'id',
-  'workspace_id',
-  'name',
-  'description',
-  'job_id',
-  'request_id',
-  'start_date',
-  'end_date',
-  'start_time',
-  'end_time',
-  'all_day',
-  'multi_day',
-  'type',
-  'status',
-  'customer_confirmed_at',
-  'occurrence_date',
-  'detached',
-  'created_at',
-  'updated_at',
-] as const;
+export const VISIT_COLUMNS = EVENT_COLUMNS;
 
 export type InsertedVisit = { [K in (typeof VISIT_COLUMNS)[number]]: K extends 'id' ? number : K extends 'occurrence_date' ? string | null : K extends keyof EventsTable ? EventsTable[K] extends { __select__: infer S } ? S : EventsTable[K] : never };
 
