@@ -27,7 +27,9 @@ describe('lists filtered by status', () => {
       assert.match(page, new RegExp(`${table}_workspace_status_created`), page);
       assert.doesNotMatch(page, backend === 'postgres' ? /Sort/ : /TEMP B-TREE/, page);
       const count = await planOf(`select count(*) from ${table} where workspace_id = 1 and status in ('${status}')`);
-      assert.match(count, new RegExp(`${table}_workspace_status_created`), count);
+      // An open invoice status may be counted from the receivables' partial index of open
+      // invoices (migration 0027), which holds only those statuses: the same bounded range.
+      assert.match(count, table === 'invoices' ? /invoices_workspace_status_created|invoices_open_balances/ : new RegExp(`${table}_workspace_status_created`), count);
     });
   }
 });
