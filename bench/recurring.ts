@@ -6,9 +6,7 @@
 // 2. The recurring daily run (runRecurringDay) over BENCH_JOBS (default 5,000)
 //    recurring weekly jobs of one workspace, each due to be extended by one day.
 // SQLite by default; BENCH_DATABASE_URL=postgres://... (a scratch database created and
-// dropped). Appends its lines to RESULTS.md (BENCH_APPEND=0: not).
-import fs from 'node:fs';
-import path from 'node:path';
+// dropped). Prints its table; bench/RESULTS.md is updated by hand when a change is measured.
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -86,4 +84,3 @@ const lines = [
   `| ${date} | ${dialect} | recurring daily run, ${jobCount} weekly series extended by a day (${result.visits_created} visits made) | ${seconds.toFixed(2)} s | ${ran} statements |`,
 ];
 console.log(lines.join('\n'));
-if (process.env.BENCH_APPEND !== '0') fs.appendFileSync(path.join(import.meta.dirname, 'RESULTS.md'), `\n${lines.join('\n')}\n`);

@@ -6,7 +6,7 @@
 // app's own HTTP handling (inject), for the default range (this month) and for the last
 // twelve months; the median and the slowest are printed, with the plans of the reports'
 // statements. BENCH_DATABASE_URL=postgres://... for PostgreSQL (a fresh database:
-// the tables are filled from empty); BENCH_APPEND=1 appends the table to bench/RESULTS.md.
+// the tables are filled from empty).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -217,6 +217,5 @@ const table = [
   ...plans,
 ].join('\n');
 console.log(table);
-if (process.env.BENCH_APPEND === '1') fs.appendFileSync(path.join(import.meta.dirname, 'RESULTS.md'), `\n${table}`);
 await database.close();
 process.exit(0);
