@@ -67,6 +67,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
     frameworkErrors, // D5: errors raised before routing, in the envelope too
   });
   const authenticator = KeyAuthenticator.forDatabase(database);
+  app.addHook('onReady', () => authenticator.ready(3_000));
   app.addHook('onClose', () => authenticator.close());
   const sessions = new SessionAuthenticator(database.db, {
     idleMs: config.sessionIdle,

@@ -6,6 +6,8 @@ const require = createRequire(import.meta.url);
 export interface Listener {
   /** True while the connection is up: until then a message may have been missed. */
   readonly live: boolean;
+  /** Settles once the connection is first up (or the listener is closed). */
+  readonly firstLive: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,10 @@ export function listen(url: string, channel: string, onMessage: (payload: string
   let closed = false;
   let live = false;
   let retry: NodeJS.Timeout | undefined;
+  let markFirstLive = () => {};
+  const firstLive = new Promise<void>((resolve) => {
+    markFirstLive = resolve;
+  });
 
   const lost = () => {
     if (!live && client === null) return;
@@ -41,7 +47,10 @@ export function listen(url: string, channel: string, onMessage: (payload: string
     try {
       await c.connect();
       await c.query(`LISTEN ${channel}`);
-      if (client === c) live = true;
+      if (client === c) {
+        live = true;
+        markFirstLive();
+      }
     } catch {
       if (client === c) lost();
     }
@@ -52,8 +61,10 @@ export function listen(url: string, channel: string, onMessage: (payload: string
     get live() {
       return live;
     },
+    firstLive,
     async close() {
       closed = true;
+      markFirstLive();
       clearTimeout(retry);
       live = false;
       const c = client;

@@ -101,6 +101,17 @@ export class KeyAuthenticator {
     return authenticator;
   }
 
+  /**
+   * Waits (up to `maxMs`) for the change notices' connection, so a process that has
+   * just started caches keys from its first request instead of looking each one up.
+   */
+  async ready(maxMs: number): Promise<void> {
+    if (!this.listener) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.listener.firstLive, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
+  }
+
   async close(): Promise<void> {
     await this.listener?.close();
   }
