@@ -11,7 +11,7 @@ import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
 import { draw, drawEveryTextWrapped } from './pdf-layout.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
-import { SideThreads } from '../../kernel/side-threads.ts';
+import { SideThreads, YOUNG_GENERATION_MB } from '../../kernel/side-threads.ts';
 import { drawInPool } from './pdf-pool.ts';
 import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 
@@ -350,7 +350,12 @@ describe('PDFs (E9)', () => {
       console.log(JSON.stringify({ before, after, main }));`;
     const run = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { before: 32, after: 4, main: 32 }, 'the main thread keeps the flag\'s');
+    // Node 20 to 24 report the new space at 32, 4 and 32 MB. Node 26's V8 grows it as it
+    // goes and reports what it holds at the moment, so there the sizes are bounds.
+    const young = JSON.parse(run.stdout) as { before: number; after: number; main: number };
+    assert.ok(young.main > 2 * YOUNG_GENERATION_MB && young.main <= 32, `the main thread keeps the flag's semi-spaces: ${young.main}`);
+    assert.ok(young.before > 2 * YOUNG_GENERATION_MB && young.before <= 32, `a thread made before the pool gets the flag's: ${young.before}`);
+    assert.ok(young.after <= YOUNG_GENERATION_MB, `a thread made after the pool gets the pool's ${YOUNG_GENERATION_MB} MB: ${young.after}`);
   });
 
   test('pdfkit is loaded without fontkit and AES (F181): their stand-ins refuse, and the standard fonts draw', async () => {
