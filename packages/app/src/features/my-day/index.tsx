@@ -8,7 +8,7 @@
 // queue (lib/write-queue.ts) and is sent, once, when the network returns.
 import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useApiAction } from '../../components/api-action.tsx';
 import { Page } from '../../components/page.tsx';
@@ -30,6 +30,13 @@ const LABELS: Record<QueuedWrite['kind'], string> = {
   'clock-out': 'Clock out',
 };
 
+/** What My day's writes change, here and on the pages that show the same records. */
+const refreshAfterWrites = (client: QueryClient) =>
+  Promise.all(['my-day', 'events', 'time-entries', 'uploads', 'comments', 'jobs'].map((k) => client.invalidateQueries({ queryKey: [k] })));
+
+// Mantine's light red title is below 4.5:1 on its tint (axe: color-contrast): red 9 is not.
+const REFUSED_STYLES = { title: { color: 'var(--mantine-color-red-9)' } };
+
 export default function MyDayPage() {
   const me = useMe();
   const client = useQueryClient();
@@ -45,7 +52,7 @@ export default function MyDayPage() {
   // Each write accepted (now or on a replay) changes what the API answers: read it again.
   const sent = useRef(waiting);
   useEffect(() => {
-    if (waiting < sent.current) void client.invalidateQueries({ queryKey: ['my-day'] });
+    if (waiting < sent.current) void refreshAfterWrites(client);
     sent.current = waiting;
   }, [waiting, client]);
   const offline = !queue.online || day.data?.saved_at != null;
@@ -105,15 +112,17 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
   const write = (what: Omit<QueuedWrite, 'owner' | 'made_at' | 'visitId' | 'jobId' | 'key'>, success: string, idempotencyKey: string) =>
     submitWrite({ ...base, ...what, key: idempotencyKey }).then(async (accepted) => {
       if (accepted) {
-        await Promise.all(['my-day', 'events', 'time-entries', 'uploads', 'comments', 'jobs'].map((k) => client.invalidateQueries({ queryKey: [k] })));
+        await refreshAfterWrites(client);
         if (success) notifications.show({ color: 'green', message: success });
       }
     });
   const statusAction = useApiAction({
+    offline: true,
     run: (next: 'in_progress' | 'completed', { idempotencyKey }) =>
       write({ kind: next === 'completed' ? 'complete' : 'start', method: 'PUT', path: `/api/v1/events/${visit.id}/status`, body: { status: next } }, '', idempotencyKey),
   });
   const comment = useApiAction({
+    offline: true,
     run: async (text: string, { idempotencyKey }) => {
       const done = write({ kind: 'note', method: 'POST', path: '/api/v1/comments', body: { ...parent, comment: text } }, 'Note added', idempotencyKey);
       setNote('');
@@ -122,6 +131,7 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
     },
   });
   const upload = useApiAction({
+    offline: true,
     run: (file: File, { idempotencyKey }) =>
       write(
         { kind: 'photo', method: 'POST', path: '/api/v1/uploads', upload: { fields: { module_type: parent.module_type, module_id: String(parent.module_id) }, file, name: file.name } },
@@ -130,6 +140,7 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
       ),
   });
   const clockIn = useApiAction({
+    offline: true,
     run: (_: void, { idempotencyKey }) => {
       const now = nowIn(timezone); // the time of the tap, whenever it is sent
       return write(
@@ -145,6 +156,7 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
     },
   });
   const clockOut = useApiAction({
+    offline: true,
     run: (running: Clock, { idempotencyKey }) => {
       const now = nowIn(timezone);
       const body = { end_date: now.date, end_time: now.time };
@@ -206,7 +218,7 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
         {writes
           .filter((w) => w.refused)
           .map((w) => (
-            <Alert key={w.seq} color="red" role="alert" title={`Not synced: ${LABELS[w.kind]}`}>
+            <Alert key={w.seq} color="red" role="alert" title={`Not synced: ${LABELS[w.kind]}`} styles={REFUSED_STYLES}>
               <Stack gap={6} align="flex-start">
                 <Text size="sm">{w.refused}</Text>
                 <Button size="xs" variant="default" onClick={() => dismissWrite(w.seq ?? -1)}>
