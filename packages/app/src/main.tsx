@@ -18,4 +18,4 @@ if (root)
     </StrictMode>,
   );
 
-registerServiceWorker();
+void registerServiceWorker();

@@ -165,7 +165,7 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await visit.getByLabel('Note').fill('Side gate was locked, used the back lane');
     await visit.getByRole('button', { name: 'Save note' }).click();
     await visit.locator('input[type=file]').setInputFiles({ name: 'lawn.png', mimeType: 'image/png', buffer: PNG });
-    await visit.getByRole('img', { name: 'lawn.png (waiting to sync)' }).waitFor();
+    await visit.getByRole('img', { name: 'Photo waiting to sync' }).waitFor();
     await visit.getByRole('button', { name: 'Clock in' }).click();
     await visit.getByRole('button', { name: 'Clock out' }).waitFor();
     await syncStatus(page).getByText('Waiting to sync (4)').waitFor();
@@ -251,7 +251,11 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await syncStatus(page).getByText('Waiting to sync (1)').waitFor();
     await context.clearCookies(); // the session is gone (expired, or signed out elsewhere)
     await context.setOffline(false);
-    await page.waitForURL(/\/app\/sign-in\?next=%2Fmy-day/, { timeout: 20_000 });
+    await page.waitForURL(/\/app\/sign-in\?next=%2Fmy-day/, { timeout: 20_000 }).catch(async (err) => {
+      await page.screenshot({ path: '/tmp/offline-signin-dbg.png' });
+      console.log('DEBUG', page.url(), await storedOn(page), await page.evaluate('navigator.onLine'));
+      throw err;
+    });
     await page.getByLabel('Email').fill(crew.email);
     await page.getByLabel('Password', { exact: true }).fill(crew.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

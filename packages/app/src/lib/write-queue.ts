@@ -15,17 +15,29 @@ export interface QueueState {
   online: boolean;
   /** The owner's writes not yet accepted, oldest first; refused ones carry `refused`. */
   writes: QueuedWrite[];
+  /** Keys of writes made online and on their first way to the server: their effect shows once answered, as any online write's. */
+  sending: string[];
+  /** Writes accepted whose effect the page has not read back yet (until `whenAccepted` ran). */
+  settled: QueuedWrite[];
   /** A write was answered 401: the session ended; sending resumes after signing in. */
   signInNeeded: boolean;
 }
 
 let owner: string | null = null;
 let onSignInNeeded = () => {};
+let onAccepted: (() => Promise<unknown>) | null = null;
+/** What re-reads the page's data after a replay accepted writes (My day); until it is done they count as `settled`. */
+export function whenAccepted(fn: () => Promise<unknown>): () => void {
+  onAccepted = fn;
+  return () => {
+    if (onAccepted === fn) onAccepted = null;
+  };
+}
 /** What to do when a write is answered 401 (the app sends the person to sign in). */
 export const whenSignInNeeded = (fn: () => void) => {
   onSignInNeeded = fn;
 };
-let state: QueueState = { online: typeof navigator === 'undefined' ? true : navigator.onLine, writes: [], signInNeeded: false };
+let state: QueueState = { online: typeof navigator === 'undefined' ? true : navigator.onLine, writes: [], sending: [], settled: [], signInNeeded: false };
 const listeners = new Set<() => void>();
 const emit = (next: Partial<QueueState>) => {
   state = { ...state, ...next };
@@ -52,10 +64,11 @@ export async function startQueue(who: string | null): Promise<void> {
  */
 export async function submitWrite(write: Omit<QueuedWrite, 'owner' | 'made_at'>): Promise<boolean> {
   if (!owner) throw new Error('Sign in to save this');
+  if (state.online) emit({ sending: [...state.sending, write.key] });
   await addWrite({ ...write, owner, made_at: new Date().toISOString() });
   await refresh();
   const settled = new Promise<boolean>((resolve) => waiting.set(write.key, resolve));
-  void replay().then(() => waiting.get(write.key)?.(false)); // still there after a replay: it waits
+  void replay().then(() => settle(write.key, false)); // still there after a replay: it waits
   return settled;
 }
 
@@ -76,28 +89,40 @@ let again = false;
 export function replay(): Promise<void> {
   again = true;
   running ??= (async () => {
+    const accepted: QueuedWrite[] = [];
     try {
       while (again) {
         again = false;
-        await drain();
+        await drain(accepted);
       }
+      // One read of the page's data for all the writes of this replay, then they are done.
+      if (accepted.length) await onAccepted?.().catch(() => undefined);
     } finally {
       running = null;
+      emit({ settled: state.settled.filter((w) => !accepted.includes(w)) });
+      for (const w of accepted) settle(w.key, true);
     }
   })();
-  return running;
+  // Asked again while this one was reading the page back: once more.
+  return running.then(() => (again ? replay() : undefined));
 }
 
-async function drain(): Promise<void> {
+async function drain(accepted: QueuedWrite[]): Promise<void> {
   const who = owner;
   if (!who || state.signInNeeded) return;
   for (const write of await writesOf(who)) {
     if (write.refused || owner !== who) continue;
     try {
       await writeDone(write, await send(write));
-      settle(write.key, true);
+      accepted.push(write);
+      emit({ settled: [...state.settled, write] });
     } catch (err) {
-      if (isNetworkError(err)) return emit({ online: false }); // the rest waits for the network
+      if (isNetworkError(err)) {
+        // The rest waits for the network; a browser that says it is online (the connection
+        // not quite back when 'online' fired) is tried again shortly rather than at the next round.
+        if (navigator.onLine) setTimeout(() => void replay(), 2_000);
+        return emit({ online: navigator.onLine });
+      }
       if (err instanceof ApiFailure && err.status === 401) {
         emit({ signInNeeded: true });
         return onSignInNeeded();
@@ -116,6 +141,7 @@ async function drain(): Promise<void> {
 function settle(key: string, accepted: boolean) {
   waiting.get(key)?.(accepted);
   waiting.delete(key);
+  if (state.sending.includes(key)) emit({ sending: state.sending.filter((k) => k !== key) });
 }
 
 type LooseCall = (path: string, init: { body?: unknown; bodySerializer?: () => FormData; headers: Record<string, string> }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;

@@ -17,7 +17,7 @@ import { api, unwrap } from '../../lib/api.ts';
 import { formatClock, formatDate, formatDateTime, nowIn } from '../../lib/format.ts';
 import { ownerOf } from '../../lib/offline-store.ts';
 import { useMe } from '../../lib/session.ts';
-import { dismissWrite, type QueuedWrite, submitWrite, useWriteQueue } from '../../lib/write-queue.ts';
+import { dismissWrite, type QueuedWrite, submitWrite, useWriteQueue, whenAccepted } from '../../lib/write-queue.ts';
 import { type Clock, type DayVisit, loadDay, withWaiting } from './day.ts';
 
 const at = formatClock;
@@ -48,13 +48,12 @@ export default function MyDayPage() {
     queryFn: () => loadDay(owner, me.user.id, today),
     networkMode: 'always', // offline too: the saved day rather than a paused query
   });
-  const waiting = queue.writes.filter((w) => !w.refused).length;
-  // Each write accepted (now or on a replay) changes what the API answers: read it again.
-  const sent = useRef(waiting);
-  useEffect(() => {
-    if (waiting < sent.current) void refreshAfterWrites(client);
-    sent.current = waiting;
-  }, [waiting, client]);
+  // Writes accepted (now or on a replay) change what the API answers: read it again, once per replay.
+  useEffect(() => whenAccepted(() => refreshAfterWrites(client)), [client]);
+  // What the page shows on top of the day: writes accepted and not read back yet, and those
+  // waiting (not one made online on its first way: its effect shows when answered, as before).
+  const pending = [...queue.settled, ...queue.writes].filter((w) => !queue.sending.includes(w.key));
+  const waiting = queue.writes.filter((w) => !w.refused && !queue.sending.includes(w.key)).length;
   const offline = !queue.online || day.data?.saved_at != null;
 
   return (
@@ -74,7 +73,7 @@ export default function MyDayPage() {
       <Stack gap="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Today's visits">
         {day.data?.visits.map((d) => (
           <li key={d.visit.id}>
-            <VisitCard day={d} today={today} timezone={me.workspace.timezone} userId={me.user.id} {...withWaiting(d, day.data?.entries ?? [], queue.writes)} writes={queue.writes.filter((w) => w.visitId === d.visit.id)} />
+            <VisitCard day={d} today={today} timezone={me.workspace.timezone} userId={me.user.id} {...withWaiting(d, day.data?.entries ?? [], pending)} writes={queue.writes.filter((w) => w.visitId === d.visit.id && !queue.sending.includes(w.key))} />
           </li>
         ))}
       </Stack>
@@ -94,7 +93,6 @@ interface CardProps {
 }
 
 function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, clock, writes }: CardProps) {
-  const client = useQueryClient();
   const [noting, setNoting] = useState(false);
   const [note, setNote] = useState('');
   const photo = useRef<HTMLInputElement>(null);
@@ -110,11 +108,8 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
   const base = { visitId: visit.id, jobId };
   // One way for every button: the write is stored, then sent if the network allows (A12).
   const write = (what: Omit<QueuedWrite, 'owner' | 'made_at' | 'visitId' | 'jobId' | 'key'>, success: string, idempotencyKey: string) =>
-    submitWrite({ ...base, ...what, key: idempotencyKey }).then(async (accepted) => {
-      if (accepted) {
-        await refreshAfterWrites(client);
-        if (success) notifications.show({ color: 'green', message: success });
-      }
+    submitWrite({ ...base, ...what, key: idempotencyKey }).then((accepted) => {
+      if (accepted && success) notifications.show({ color: 'green', message: success });
     });
   const statusAction = useApiAction({
     offline: true,
@@ -318,5 +313,6 @@ function WaitingPhoto({ file, name }: { file: Blob; name: string }) {
     setUrl(u);
     return () => URL.revokeObjectURL(u);
   }, [file]);
-  return url ? <Image src={url} alt={`${name} (waiting to sync)`} w={72} h={72} fit="cover" radius="sm" /> : null;
+  // Not the file's name: the name is the sent photo's (the page swaps one for the other once it is sent).
+  return url ? <Image src={url} alt="Photo waiting to sync" title={name} w={72} h={72} fit="cover" radius="sm" /> : null;
 }
