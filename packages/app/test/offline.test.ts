@@ -175,8 +175,11 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await syncStatus(page).getByText('Waiting to sync (4)').waitFor();
     await visit.getByRole('button', { name: 'Complete visit' }).click();
     await visit.getByRole('button', { name: 'Clock out' }).click();
+    await syncStatus(page).getByText('Waiting to sync (6)').waitFor().catch(async (err) => {
+      await page.screenshot({ path: '/tmp/offline-six-dbg.png', fullPage: true });
+      throw err;
+    });
     await visit.getByRole('button', { name: 'Clock in' }).waitFor();
-    await syncStatus(page).getByText('Waiting to sync (6)').waitFor();
     await checkPage(page, 'My day');
     await page.screenshot({ path: '/tmp/offline-my-day-375.png', fullPage: true });
 

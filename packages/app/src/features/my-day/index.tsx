@@ -16,7 +16,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatClock, formatDate, formatDateTime, nowIn } from '../../lib/format.ts';
 import { ownerOf } from '../../lib/offline-store.ts';
-import { useMe } from '../../lib/session.ts';
+import { type Me, useSession } from '../../lib/session.ts';
 import { dismissWrite, type QueuedWrite, submitWrite, useWriteQueue, whenAccepted } from '../../lib/write-queue.ts';
 import { type Clock, type DayVisit, loadDay, withWaiting } from './day.ts';
 
@@ -38,7 +38,12 @@ const refreshAfterWrites = (client: QueryClient) =>
 const REFUSED_STYLES = { title: { color: 'var(--mantine-color-red-9)' } };
 
 export default function MyDayPage() {
-  const me = useMe();
+  // The session may end (a replay answered 401) a moment before RequireSession leaves the page.
+  const me = useSession().data;
+  return me ? <MyDay me={me} /> : null;
+}
+
+function MyDay({ me }: { me: Me }) {
   const client = useQueryClient();
   const owner = ownerOf(me);
   const today = nowIn(me.workspace.timezone).date;
