@@ -13,10 +13,12 @@ const h = await startHarness();
 const ws = await h.workspace('Basement Gardens');
 const member = await h.person(ws.id, 'member');
 const today = new Date().toISOString().slice(0, 10); // the workspace has no timezone: UTC
+const jobIds: number[] = [];
 for (let n = 1; n <= 4; n++) {
   const contact = (await h.call(ws.token, 'POST', '/api/v1/contacts', { first_name: `Client${n}`, last_name: 'Family', phone: `+1 555 010 100${n}` })).data;
   const property = (await h.call(ws.token, 'POST', `/api/v1/contacts/${contact.id}/properties`, { address: { street: `${n} Oak Avenue`, city: 'Springfield' }, access_notes: 'Gate code 4000' })).data;
   const job = (await h.call(ws.token, 'POST', '/api/v1/jobs', { name: `Garden ${n}`, contact_id: contact.id, property_id: property.id, status: 'scheduled' })).data;
+  jobIds.push(job.id);
   const start = `${String(7 + n).padStart(2, '0')}:00`;
   await h.call(ws.token, 'POST', '/api/v1/events', { type: 'appointment', name: `Visit ${n}`, job_id: job.id, start_date: today, end_date: today, start_time: start, assignee_ids: [member.userId] });
 }
@@ -27,7 +29,7 @@ try {
   await page.waitForURL('**/app/my-day');
   await page.getByRole('article', { name: 'Visit 4' }).getByText('Client4 Family').waitFor();
   await page.evaluate<void>('navigator.serviceWorker.ready.then(() => undefined)');
-  await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  await page.evaluate<boolean>("navigator.serviceWorker.controller !== null || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(true)))");
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await context.setOffline(true);
@@ -35,12 +37,15 @@ try {
   const loads: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     await page.reload({ waitUntil: 'commit' });
-    // ms since this navigation started, read in the frame the fourth visit's client is drawn.
-    const handle = await page.waitForFunction("[...document.querySelectorAll('article')].some((a) => a.textContent.includes('Client4 Family')) && performance.now()", undefined, {
-      polling: 'raf',
-      timeout: 30_000,
-    });
-    loads.push(Math.round((await handle.jsonValue()) as number));
+    // ms since this navigation started, read in the frame the fourth visit's client is drawn
+    // (evaluated, not waitForFunction: the app's CSP refuses eval).
+    loads.push(
+      Math.round(
+        await page.evaluate<number>(
+          "new Promise((resolve) => { const drawn = () => [...document.querySelectorAll('article')].some((a) => a.textContent.includes('Client4 Family')); const check = () => (drawn() ? resolve(performance.now()) : requestAnimationFrame(check)); check(); })",
+        ),
+      ),
+    );
   }
 
   const visit = page.getByRole('article', { name: 'Visit 1' });
@@ -51,14 +56,16 @@ try {
   }
   const status = page.getByRole('status', { name: 'Sync status' });
   await status.getByText(`Waiting to sync (${ACTIONS})`).waitFor();
+  // The replay's target is the app's own work against the server: on this machine's CPU, unthrottled.
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const started = Date.now();
   await context.setOffline(false);
   await status.getByText(/Waiting to sync/).waitFor({ state: 'detached', timeout: 120_000 });
   const replayMs = Date.now() - started;
-  const sent = (await h.call(ws.token, 'GET', '/api/v1/comments?per_page=100')).data as unknown[];
+  const sent = (await h.call(ws.token, 'GET', `/api/v1/comments?module_type=job&module_id=${jobIds[0]}&per_page=100`)).data as unknown[];
 
   const sorted = [...loads].sort((a, b) => a - b);
-  console.log(`database: ${h.database.dialect}; CPU 4x slowdown (Lighthouse mobile); ${RUNS} offline loads`);
+  console.log(`database: ${h.database.dialect}; offline loads with a 4x CPU slowdown (Lighthouse mobile), ${RUNS} runs; the replay unthrottled`);
   console.log('| measurement | target | measured |');
   console.log('|---|---|---|');
   console.log(`| My day reloaded offline, navigation start to the visits drawn | < 1 s | median ${sorted[Math.floor(RUNS / 2)]} ms, max ${sorted[RUNS - 1]} ms |`);

@@ -30,7 +30,8 @@ interface Site {
 /** Waits until the service worker controls the page: from then a reload with no network is answered from its precache. */
 export async function offlineReady(page: Page): Promise<void> {
   await page.evaluate<void>('navigator.serviceWorker.ready.then(() => undefined)');
-  if (!(await page.evaluate<boolean>('navigator.serviceWorker.controller !== null'))) await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  // Evaluated, not waitForFunction: the app's CSP refuses eval.
+  await page.evaluate<boolean>("navigator.serviceWorker.controller !== null || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(true)))");
 }
 
 /** The names of the object stores of the app's IndexedDB with something in them. */

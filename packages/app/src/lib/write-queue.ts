@@ -115,7 +115,9 @@ async function drain(accepted: QueuedWrite[]): Promise<void> {
     try {
       await writeDone(write, await send(write));
       accepted.push(write);
-      emit({ settled: [...state.settled, write] });
+      // In memory: re-reading the queue after each of many writes made a replay quadratic.
+      emit({ settled: [...state.settled, write], writes: state.writes.filter((w) => w.key !== write.key) });
+      continue;
     } catch (err) {
       if (isNetworkError(err)) {
         // The rest waits for the network; a browser that says it is online (the connection
@@ -131,9 +133,8 @@ async function drain(accepted: QueuedWrite[]): Promise<void> {
       if (err instanceof ApiFailure && (err.status >= 500 || err.status === 429 || (err.status === 409 && /in progress/i.test(err.message)))) return;
       await writeRefused(write, err instanceof ApiFailure ? err.explained() : String(err));
       settle(write.key, false);
-    } finally {
-      await refresh();
     }
+    await refresh();
   }
   if (!state.online && navigator.onLine) emit({ online: true });
 }
