@@ -176,13 +176,10 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await syncStatus(page).getByText('Waiting to sync (4)').waitFor();
     await visit.getByRole('button', { name: 'Complete visit' }).click();
     await visit.getByRole('button', { name: 'Clock out' }).click();
-    await syncStatus(page).getByText('Waiting to sync (6)').waitFor().catch(async (err) => {
-      await page.screenshot({ path: '/tmp/offline-six-dbg.png', fullPage: true });
-      throw err;
-    });
+    await syncStatus(page).getByText('Waiting to sync (6)').waitFor();
     await visit.getByRole('button', { name: 'Clock in' }).waitFor();
     await checkPage(page, 'My day');
-    await page.screenshot({ path: '/tmp/offline-my-day-375.png', fullPage: true });
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/my-day-offline-375.png`, fullPage: true });
 
     // Nothing reached the API yet.
     assert.equal((await call<{ status: string }>('GET', `/api/v1/events/${s.visitId}`)).status, 'scheduled');
@@ -255,11 +252,7 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await syncStatus(page).getByText('Waiting to sync (1)').waitFor();
     await context.clearCookies(); // the session is gone (expired, or signed out elsewhere)
     await context.setOffline(false);
-    await page.waitForURL(/\/app\/sign-in\?next=%2Fmy-day/, { timeout: 20_000 }).catch(async (err) => {
-      await page.screenshot({ path: '/tmp/offline-signin-dbg.png' });
-      console.log('DEBUG', page.url(), await storedOn(page), await page.evaluate('navigator.onLine'));
-      throw err;
-    });
+    await page.waitForURL(/\/app\/sign-in\?next=%2Fmy-day/, { timeout: 20_000 });
     await page.getByLabel('Email').fill(crew.email);
     await page.getByLabel('Password', { exact: true }).fill(crew.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
