@@ -48,16 +48,16 @@ try {
     );
   }
 
+  // The replay's target is the app's own work against the server: on this machine's CPU, unthrottled.
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const visit = page.getByRole('article', { name: 'Visit 1' });
+  const status = page.getByRole('status', { name: 'Sync status' });
   for (let i = 0; i < ACTIONS; i++) {
     await visit.getByRole('button', { name: 'Add note' }).click();
     await visit.getByLabel('Note').fill(`Note ${i + 1}`);
     await visit.getByRole('button', { name: 'Save note' }).click();
+    await status.getByText(`Waiting to sync (${i + 1})`).waitFor({ timeout: 30_000 });
   }
-  const status = page.getByRole('status', { name: 'Sync status' });
-  await status.getByText(`Waiting to sync (${ACTIONS})`).waitFor();
-  // The replay's target is the app's own work against the server: on this machine's CPU, unthrottled.
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const started = Date.now();
   await context.setOffline(false);
   await status.getByText(/Waiting to sync/).waitFor({ state: 'detached', timeout: 120_000 });
