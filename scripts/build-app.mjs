@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { buildIfStale } from './fresh-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['packages/app/src', 'packages/app/index.html', 'packages/app/vite.config.ts', 'packages/app/package.json', 'packages/client/src', 'src/domain', 'package-lock.json', 'scripts/build-app.mjs', 'scripts/fresh-build.mjs'];
+const SOURCES = ['packages/app/src', 'packages/app/index.html', 'packages/app/public', 'packages/app/vite.config.ts', 'packages/app/package.json', 'packages/client/src', 'src/domain', 'package-lock.json', 'scripts/build-app.mjs', 'scripts/fresh-build.mjs'];
 
 /** Brotli and gzip twins of every script and stylesheet, served as they are (@fastify/static preCompressed). */
 function compressAssets(dir) {

@@ -26,6 +26,9 @@ describe('the app at /app', () => {
     fs.writeFileSync(path.join(dir, 'assets/index-abc123.js'), js);
     fs.writeFileSync(path.join(dir, 'assets/index-abc123.js.br'), zlib.brotliCompressSync(js));
     fs.writeFileSync(path.join(dir, 'assets/index-abc123.js.gz'), zlib.gzipSync(js));
+    fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Fieldwork"}');
+    fs.writeFileSync(path.join(dir, 'icon-192.png'), Buffer.from([137, 80, 78, 71]));
     const db = await testDatabase();
     drop = db.drop;
     const config = loadConfig({ PUBLIC_URL: 'http://fieldwork.test' });
@@ -55,6 +58,24 @@ describe('the app at /app', () => {
       assert.equal(res.headers['cache-control'], 'no-cache', url);
       security(res.headers);
     }
+  });
+
+  test('A12: the service worker, the manifest and the icons beside index.html, by name, revalidated on every use', async () => {
+    const sw = await app.inject({ url: '/app/sw.js' });
+    assert.equal(sw.statusCode, 200);
+    assert.equal(sw.body, 'self.addEventListener("fetch", () => {});');
+    assert.match(String(sw.headers['content-type']), /^text\/javascript/);
+    assert.equal(sw.headers['cache-control'], 'no-cache'); // a new build's worker is found on the next load
+    assert.equal(sw.headers['service-worker-allowed'], '/app/');
+    security(sw.headers);
+    const manifest = await app.inject({ url: '/app/manifest.webmanifest' });
+    assert.equal(manifest.headers['content-type'], 'application/manifest+json');
+    assert.equal(manifest.body, '{"name":"Fieldwork"}');
+    const icon = await app.inject({ url: '/app/icon-192.png' });
+    assert.equal(icon.headers['content-type'], 'image/png');
+    assert.equal(icon.headers['service-worker-allowed'], undefined);
+    // index.html is the pages' own answer, not a file of its own; other names are pages.
+    assert.equal((await app.inject({ url: '/app/sw2.js' })).body, html);
   });
 
   test('hashed assets: cached a year, immutable, brotli or gzip when asked; a missing one is 404, not the HTML', async () => {

@@ -1,7 +1,9 @@
 // Fieldwork Office (packages/app) served by the API's own process at /app (A2):
 // hashed assets cached for a year, the HTML never cached, every /app/* path
 // answers the app's HTML (the app routes in the browser), with the app's
-// security headers. Registered only when a build directory is given (main.ts).
+// security headers. The build's own top-level files (the service worker, its
+// Workbox runtime, the web manifest, the icons: A12) are served by name, revalidated
+// on every use, so a new build's service worker is found on the next load. Registered only when a build directory is given (main.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -51,11 +53,35 @@ export async function appPages(app: FastifyInstance, { dir: link }: { dir: strin
       immutable: true,
       maxAge: '365d',
     });
+    for (const [name, type] of topLevelFiles(dir)) {
+      const body = fs.readFileSync(path.join(dir, name));
+      scope.get(`/app/${name}`, hide, async (_request, reply) => {
+        // The worker's scope is the app (/app/), where it lives: said outright for proxies that rewrite paths.
+        if (name === 'sw.js') reply.header('service-worker-allowed', '/app/');
+        return reply.type(type).header('cache-control', 'no-cache').send(body);
+      });
+    }
     const page = async (_request: unknown, reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     scope.get('/app', hide, page);
     scope.get('/app/*', hide, page);
   });
   app.get('/', hide, async (_request, reply) => reply.redirect('/app', 302));
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** The files beside index.html in a build, with their content types (index.html is the pages' own). */
+function topLevelFiles(dir: string): [string, string][] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name !== 'index.html' && TYPES[path.extname(e.name)])
+    .map((e) => [e.name, TYPES[path.extname(e.name)]]);
 }
 
 /** The built app of this checkout (scripts/build-app.mjs writes it), or null when none was built. */

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { registerServiceWorker } from './app/service-worker.ts';
 
 const router = createRouter();
 const root = document.getElementById('root');
@@ -16,3 +17,5 @@ if (root)
       </Providers>
     </StrictMode>,
   );
+
+void registerServiceWorker();

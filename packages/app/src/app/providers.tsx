@@ -5,6 +5,7 @@ import { type ReactNode, useState } from 'react';
 import { setCsrfToken } from '../lib/api.ts';
 import { createQueryClient } from '../lib/query.ts';
 import { ME_KEY } from '../lib/session.ts';
+import { whenSignInNeeded } from '../lib/write-queue.ts';
 
 // Colours chosen for WCAG AA contrast on white (axe: color-contrast). No asterisk
 // after required fields' labels: the label is then exactly its name ("Password"),
@@ -29,12 +30,14 @@ const resolver: CSSVariablesResolver = () => ({
 });
 
 export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(() =>
-    createQueryClient(() => {
+  const [client] = useState(() => {
+    const signIn = () => {
       setCsrfToken(null);
       client.setQueryData(ME_KEY, null); // RequireSession then sends the person to sign in
-    }),
-  );
+    };
+    whenSignInNeeded(signIn); // a waiting write answered 401: sent once signed in again
+    return createQueryClient(signIn);
+  });
   return (
     <QueryClientProvider client={client}>
       <MantineProvider theme={theme} cssVariablesResolver={resolver}>

@@ -15,6 +15,8 @@ export interface ApiActionOptions<A, R> {
   onError?: (error: Error, arg: A) => unknown;
   /** After either, e.g. refetching what the write changed. */
   onSettled?: () => unknown;
+  /** Runs with no network too (its `run` keeps the write for later, A12); otherwise it waits for the network. */
+  offline?: boolean;
 }
 
 export interface ApiAction<A, R> {
@@ -34,6 +36,7 @@ export interface ApiAction<A, R> {
 export function useApiAction<A = void, R = unknown>(options: ApiActionOptions<A, R>): ApiAction<A, R> {
   const inFlight = useRef(false);
   const mutation = useMutation({
+    networkMode: options.offline ? 'always' : 'online',
     mutationFn: ({ arg, key }: { arg: A; key: string }) => options.run(arg, { idempotencyKey: key }),
     onSuccess: (result: R, { arg }: { arg: A; key: string }) => options.onSuccess?.(result, arg),
     onError: (error: Error, { arg }: { arg: A; key: string }) => options.onError?.(error, arg),

@@ -3,6 +3,8 @@ import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasScope } from '../../../../src/domain/scopes.ts';
 import { api, isUnauthorized, setCsrfToken, unwrap } from './api.ts';
+import { claimDevice, forgetDevice, ownerOf, rememberedMe } from './offline-store.ts';
+import { isNetworkError, startQueue } from './write-queue.ts';
 
 export type Me = components['schemas']['Me'];
 export type Role = Me['user']['role'];
@@ -15,22 +17,38 @@ export async function fetchMe(): Promise<Me> {
   return me;
 }
 
-/** The signed-in person, or null when nobody is (401). */
+/** The device is `me`'s now (another person's data is wiped, A12) and their waiting writes are sent. */
+async function ownDevice(me: Me): Promise<void> {
+  await claimDevice(me);
+  await startQueue(ownerOf(me));
+}
+
+/**
+ * The signed-in person, or null when nobody is (401). With no network, the person
+ * last signed in on this device (F322): My day then opens from what it saved.
+ */
 export function useSession() {
   return useQuery({
     queryKey: ME_KEY,
     queryFn: async () => {
       try {
-        return await fetchMe();
+        const me = await fetchMe();
+        await ownDevice(me);
+        return me;
       } catch (err) {
         if (isUnauthorized(err)) {
           setCsrfToken(null);
           return null;
         }
-        throw err;
+        const remembered = isNetworkError(err) ? await rememberedMe() : null;
+        if (!remembered) throw err;
+        setCsrfToken(remembered.csrf_token);
+        await startQueue(ownerOf(remembered));
+        return remembered;
       }
     },
     staleTime: 60_000,
+    networkMode: 'always', // offline too: the remembered person rather than a paused query
   });
 }
 
@@ -50,6 +68,11 @@ export function useResetSession() {
   return async (me: Me | null) => {
     signedOut.value = me === null;
     setCsrfToken(me?.csrf_token);
+    if (me) await ownDevice(me);
+    else {
+      await startQueue(null);
+      await forgetDevice(); // signed out: nothing of theirs stays on the device
+    }
     client.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
     client.setQueryData(ME_KEY, me);
   };

@@ -1,54 +1,84 @@
-// My day (A4): a member's Home, built for a 375 px phone. Today's visits
+// My day (A4, A12): a member's Home, built for a 375 px phone. Today's visits
 // assigned to me in time order with what the crew needs on site, and the
 // buttons that change the visit (its status), the job (notes, photos) and my
 // time (one time entry per stretch on the visit's job). A running clock is a
 // time entry with a start and no end: it lives in the API, so a reload or a lost
-// connection does not stop it.
-import type { components } from '@fieldwork/client';
-import { Anchor, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
+// connection does not stop it. With no network the page opens from what the
+// phone saved (day.ts) and every button still works: its write waits in the
+// queue (lib/write-queue.ts) and is sent, once, when the network returns.
+import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
-import { Page } from '../../components/page.tsx';
-import { api, unwrap } from '../../lib/api.ts';
-import { StatusBadge } from '../../components/status-badge.tsx';
-import { formatDate, formatClock, nowIn } from '../../lib/format.ts';
-import { allPages } from '../../lib/pages.ts';
-import { useMe } from '../../lib/session.ts';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useApiAction } from '../../components/api-action.tsx';
-
-type Visit = components['schemas']['EventListItem'];
-type Entry = components['schemas']['TimeEntry'];
+import { Page } from '../../components/page.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { api, unwrap } from '../../lib/api.ts';
+import { formatClock, formatDate, formatDateTime, nowIn } from '../../lib/format.ts';
+import { ownerOf } from '../../lib/offline-store.ts';
+import { type Me, useSession } from '../../lib/session.ts';
+import { dismissWrite, type QueuedWrite, submitWrite, useWriteQueue, whenAccepted } from '../../lib/write-queue.ts';
+import { type Clock, type DayVisit, loadDay, withWaiting } from './day.ts';
 
 const at = formatClock;
-const fail = (title: string) => (err: Error) => notifications.show({ color: 'red', title, message: err.message });
+const LABELS: Record<QueuedWrite['kind'], string> = {
+  start: 'Start visit',
+  complete: 'Complete visit',
+  note: 'Note',
+  photo: 'Photo',
+  'clock-in': 'Clock in',
+  'clock-out': 'Clock out',
+};
+
+/** What My day's writes change, here and on the pages that show the same records. */
+const refreshAfterWrites = (client: QueryClient) =>
+  Promise.all(['my-day', 'events', 'time-entries', 'uploads', 'comments', 'jobs'].map((k) => client.invalidateQueries({ queryKey: [k] })));
+
+// Mantine's light red title is below 4.5:1 on its tint (axe: color-contrast): red 9 is not.
+const REFUSED_STYLES = { title: { color: 'var(--mantine-color-red-9)' } };
 
 export default function MyDayPage() {
-  const me = useMe();
+  // The session may end (a replay answered 401) a moment before RequireSession leaves the page.
+  const me = useSession().data;
+  return me ? <MyDay me={me} /> : null;
+}
+
+function MyDay({ me }: { me: Me }) {
+  const client = useQueryClient();
+  const owner = ownerOf(me);
   const today = nowIn(me.workspace.timezone).date;
-  const visits = useQuery({
-    queryKey: ['events', 'mine', today],
-    queryFn: async () => {
-      const rows = await allPages('/api/v1/events', { query: { ends_on_or_after: today, starts_on_or_before: today, assignee_ids: me.user.id, per_page: 100 } });
-      return rows.filter((v) => v.status !== 'cancelled').sort((a, b) => (a.all_day ? '' : (a.start_time ?? '')).localeCompare(b.all_day ? '' : (b.start_time ?? '')) || a.id - b.id);
-    },
+  const queue = useWriteQueue();
+  const day = useQuery({
+    queryKey: ['my-day', owner, today],
+    queryFn: () => loadDay(owner, me.user.id, today),
+    networkMode: 'always', // offline too: the saved day rather than a paused query
   });
-  // My open stretches of today: at most one runs per job.
-  const running = useQuery({
-    queryKey: ['time-entries', 'mine', today],
-    queryFn: () => allPages('/api/v1/time-entries', { query: { user_id: me.user.id, start_date: today, per_page: 100 } }),
-  });
-  const open = (running.data ?? []).filter((e) => e.start_time !== null && e.end_time === null);
+  // Writes accepted (now or on a replay) change what the API answers: read it again, once per replay.
+  useEffect(() => whenAccepted(() => refreshAfterWrites(client)), [client]);
+  // What the page shows on top of the day: writes accepted and not read back yet, and those
+  // waiting (not one made online on its first way: its effect shows when answered, as before).
+  const pending = [...queue.settled, ...queue.writes].filter((w) => !queue.sending.includes(w.key));
+  const waiting = queue.writes.filter((w) => !w.refused && !queue.sending.includes(w.key)).length;
+  const offline = !queue.online || day.data?.saved_at != null;
 
   return (
     <Page title="My day">
-      <Text c="dimmed">{formatDate(today)}</Text>
-      {visits.error && <Text c="red">{visits.error.message}</Text>}
-      {visits.data?.length === 0 && <Text>No visits for you today.</Text>}
+      <Group gap="xs" role="status" aria-label="Sync status">
+        <Text c="dimmed">{formatDate(today)}</Text>
+        {offline && (
+          <Badge color="gray.8" variant="filled">
+            Offline
+          </Badge>
+        )}
+        {waiting > 0 && <Text fw={600}>{`Waiting to sync (${waiting})`}</Text>}
+      </Group>
+      {day.data?.saved_at && <Text size="sm">{`Saved on this phone ${formatDateTime(day.data.saved_at, me.workspace.timezone)}`}</Text>}
+      {day.error && <Text c="red">{day.error.message}</Text>}
+      {day.data?.visits.length === 0 && <Text>No visits for you today.</Text>}
       <Stack gap="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Today's visits">
-        {visits.data?.map((v) => (
-          <li key={v.id}>
-            <VisitCard visit={v} today={today} timezone={me.workspace.timezone} userId={me.user.id} clock={open.find((e) => e.job_id === v.job_id) ?? null} />
+        {day.data?.visits.map((d) => (
+          <li key={d.visit.id}>
+            <VisitCard day={d} today={today} timezone={me.workspace.timezone} userId={me.user.id} {...withWaiting(d, day.data?.entries ?? [], pending)} writes={queue.writes.filter((w) => w.visitId === d.visit.id && !queue.sending.includes(w.key))} />
           </li>
         ))}
       </Stack>
@@ -56,8 +86,18 @@ export default function MyDayPage() {
   );
 }
 
-function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; today: string; timezone: string | null; userId: string; clock: Entry | null }) {
-  const client = useQueryClient();
+interface CardProps {
+  day: DayVisit;
+  today: string;
+  timezone: string | null;
+  userId: string;
+  status: DayVisit['visit']['status'];
+  clock: Clock | null;
+  /** This visit's writes not yet accepted (refused ones too). */
+  writes: QueuedWrite[];
+}
+
+function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, clock, writes }: CardProps) {
   const [noting, setNoting] = useState(false);
   const [note, setNote] = useState('');
   const photo = useRef<HTMLInputElement>(null);
@@ -65,72 +105,71 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
   // Notes and photos go to the job (a member's session may comment and upload on what
   // it can read, A1), to the visit only when it has no job.
   const parent = jobId !== null ? { module_type: 'job' as const, module_id: jobId } : { module_type: 'event' as const, module_id: visit.id };
-  const job = useQuery({
-    queryKey: ['jobs', jobId],
-    enabled: jobId !== null,
-    queryFn: async () => (await unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id: jobId ?? 0 } } }))).data,
-  });
   const photos = useQuery({
     queryKey: ['uploads', parent.module_type, parent.module_id],
     // The same key and shape as the job page's Files: what is added here shows there too.
     queryFn: () => unwrap(api.GET('/api/v1/uploads', { params: { query: { ...parent, per_page: 100 } } })),
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['events'] });
-  const status = useApiAction({
+  const base = { visitId: visit.id, jobId };
+  // One way for every button: the write is stored, then sent if the network allows (A12).
+  const write = (what: Omit<QueuedWrite, 'owner' | 'made_at' | 'visitId' | 'jobId' | 'key'>, success: string, idempotencyKey: string) =>
+    submitWrite({ ...base, ...what, key: idempotencyKey }).then((accepted) => {
+      if (accepted && success) notifications.show({ color: 'green', message: success });
+    });
+  const statusAction = useApiAction({
+    offline: true,
     run: (next: 'in_progress' | 'completed', { idempotencyKey }) =>
-      unwrap(api.PUT('/api/v1/events/{id}/status', { params: { path: { id: visit.id } }, body: { status: next }, headers: { 'idempotency-key': idempotencyKey } })),
-    onSuccess: refresh,
-    onError: fail('The visit was not changed'),
+      write({ kind: next === 'completed' ? 'complete' : 'start', method: 'PUT', path: `/api/v1/events/${visit.id}/status`, body: { status: next } }, '', idempotencyKey),
   });
   const comment = useApiAction({
-    run: (text: string, { idempotencyKey }) =>
-      unwrap(api.POST('/api/v1/comments', { body: { ...parent, comment: text }, headers: { 'idempotency-key': idempotencyKey } })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['comments', parent.module_type, parent.module_id] });
+    offline: true,
+    run: async (text: string, { idempotencyKey }) => {
+      const done = write({ kind: 'note', method: 'POST', path: '/api/v1/comments', body: { ...parent, comment: text } }, 'Note added', idempotencyKey);
       setNote('');
       setNoting(false);
-      notifications.show({ color: 'green', message: 'Note added' });
+      await done;
     },
-    onError: fail('The note was not added'),
   });
   const upload = useApiAction({
-    run: (file: File, { idempotencyKey }) => {
-      const form = new FormData();
-      form.set('module_type', parent.module_type);
-      form.set('module_id', String(parent.module_id));
-      form.set('file', file);
-      // multipart: the typed body names the fields, the FormData carries the file
-      return unwrap(api.POST('/api/v1/uploads', { body: { file: '', ...parent }, bodySerializer: () => form, headers: { 'idempotency-key': idempotencyKey } }));
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['uploads', parent.module_type, parent.module_id] }),
-    onError: fail('The photo was not added'),
+    offline: true,
+    run: (file: File, { idempotencyKey }) =>
+      write(
+        { kind: 'photo', method: 'POST', path: '/api/v1/uploads', upload: { fields: { module_type: parent.module_type, module_id: String(parent.module_id) }, file, name: file.name } },
+        '',
+        idempotencyKey,
+      ),
   });
   const clockIn = useApiAction({
+    offline: true,
     run: (_: void, { idempotencyKey }) => {
-      const now = nowIn(timezone);
-      return unwrap(
-        api.POST('/api/v1/time-entries', {
+      const now = nowIn(timezone); // the time of the tap, whenever it is sent
+      return write(
+        {
+          kind: 'clock-in',
+          method: 'POST',
+          path: '/api/v1/time-entries',
           body: { start_date: now.date, end_date: now.date, start_time: now.time, user_id: userId, job_id: jobId, description: visit.name },
-          headers: { 'idempotency-key': idempotencyKey },
-        }),
+        },
+        '',
+        idempotencyKey,
       );
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['time-entries'] }),
-    onError: fail('Could not clock in'),
   });
   const clockOut = useApiAction({
-    run: (entry: Entry, { idempotencyKey }) => {
+    offline: true,
+    run: (running: Clock, { idempotencyKey }) => {
       const now = nowIn(timezone);
-      return unwrap(api.PUT('/api/v1/time-entries/{id}', { params: { path: { id: entry.id } }, body: { end_date: now.date, end_time: now.time }, headers: { 'idempotency-key': idempotencyKey } }));
+      const body = { end_date: now.date, end_time: now.time };
+      // A clock in still waiting: the clock out ends the entry it will make.
+      const target = running.entryId !== null ? { path: `/api/v1/time-entries/${running.entryId}` } : { path: '/api/v1/time-entries/{entry}', after: running.clockInKey ?? '' };
+      return write({ kind: 'clock-out', method: 'PUT', ...target, body }, '', idempotencyKey);
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['time-entries'] }),
-    onError: fail('Could not clock out'),
   });
 
-  const j = job.data;
   const address = j?.property?.address;
   const addressText = address ? [address.street, address.street_2, address.city, address.state, address.postal_code].filter(Boolean).join(', ') : '';
   const title = visit.name ?? j?.name ?? 'Visit';
+  const waiting = writes.filter((w) => !w.refused);
   return (
     <Card withBorder padding="sm" component="article" aria-label={title}>
       <Stack gap={6}>
@@ -138,7 +177,7 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
           <Title order={2} size="h4">
             {title}
           </Title>
-          <StatusBadge status={visit.status} />
+          <StatusBadge status={status} />
         </Group>
         <Text fw={600}>{visit.all_day || !visit.start_time ? 'All day' : `${at(visit.start_time)}${visit.end_time ? ` – ${at(visit.end_time)}` : ''}`}</Text>
         {j?.contact && <Text>{`${j.contact.first_name} ${j.contact.last_name}`}</Text>}
@@ -150,8 +189,14 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
             </Anchor>
           </Text>
         )}
-        {j?.contact?.phone && (
-          <Anchor href={`tel:${j.contact.phone.replace(/[^\d+]/g, '')}`}>{j.contact.phone}</Anchor>
+        {j?.contact?.phone && <Anchor href={`tel:${j.contact.phone.replace(/[^\d+]/g, '')}`}>{j.contact.phone}</Anchor>}
+        {j?.property?.access_notes && (
+          <div>
+            <Text fw={600} size="sm">
+              Access notes
+            </Text>
+            <Text style={{ whiteSpace: 'pre-wrap' }}>{j.property.access_notes}</Text>
+          </div>
         )}
         {visit.description && (
           <div>
@@ -161,7 +206,7 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
             <Text style={{ whiteSpace: 'pre-wrap' }}>{visit.description}</Text>
           </div>
         )}
-        {j?.line_items && j.line_items.length > 0 && (
+        {j && j.line_items.length > 0 && (
           <ul style={{ margin: 0, paddingLeft: '1.2rem' }} aria-label="Line items">
             {j.line_items.map((li) => (
               <li key={li.id}>
@@ -170,14 +215,26 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
             ))}
           </ul>
         )}
+        {writes
+          .filter((w) => w.refused)
+          .map((w) => (
+            <Alert key={w.seq} color="red" role="alert" title={`Not synced: ${LABELS[w.kind]}`} styles={REFUSED_STYLES}>
+              <Stack gap={6} align="flex-start">
+                <Text size="sm">{w.refused}</Text>
+                <Button size="xs" variant="default" onClick={() => dismissWrite(w.seq ?? -1)}>
+                  Dismiss
+                </Button>
+              </Stack>
+            </Alert>
+          ))}
         <Group gap="xs">
-          {visit.status !== 'in_progress' && visit.status !== 'completed' && (
-            <Button onClick={() => status.run('in_progress')} loading={status.pending}>
+          {status !== 'in_progress' && status !== 'completed' && (
+            <Button onClick={() => statusAction.run('in_progress')} loading={statusAction.pending}>
               Start visit
             </Button>
           )}
-          {visit.status !== 'completed' && (
-            <Button onClick={() => status.run('completed')} loading={status.pending} variant={visit.status === 'in_progress' ? 'filled' : 'default'}>
+          {status !== 'completed' && (
+            <Button onClick={() => statusAction.run('completed')} loading={statusAction.pending} variant={status === 'in_progress' ? 'filled' : 'default'}>
               Complete visit
             </Button>
           )}
@@ -197,7 +254,13 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
             Add photo
           </Button>
         </Group>
-        {clock && <Text size="sm">Clocked in since {at(clock.start_time)}{clock.start_date !== today ? ` (${formatDate(clock.start_date)})` : ''}</Text>}
+        {clock && (
+          <Text size="sm">
+            Clocked in since {at(clock.start_time)}
+            {clock.start_date !== today ? ` (${formatDate(clock.start_date)})` : ''}
+          </Text>
+        )}
+        {waiting.length > 0 && <Text size="sm">{`Waiting to sync: ${waiting.map((w) => LABELS[w.kind]).join(', ')}`}</Text>}
         <input
           ref={photo}
           type="file"
@@ -228,7 +291,7 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
             </Stack>
           </form>
         )}
-        {(photos.data?.data.length ?? 0) > 0 && (
+        {((photos.data?.data.length ?? 0) > 0 || waiting.some((w) => w.upload)) && (
           <Group gap={6} aria-label="Photos">
             {photos.data?.data.map((p) =>
               p.mime_type.startsWith('image/') ? (
@@ -239,9 +302,22 @@ function VisitCard({ visit, today, timezone, userId, clock }: { visit: Visit; to
                 </Anchor>
               ),
             )}
+            {waiting.map((w) => w.upload && <WaitingPhoto key={w.key} file={w.upload.file} name={w.upload.name} />)}
           </Group>
         )}
       </Stack>
     </Card>
   );
+}
+
+/** A photo taken offline, shown from the phone until it is sent. */
+function WaitingPhoto({ file, name }: { file: Blob; name: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const u = URL.createObjectURL(file);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [file]);
+  // Not the file's name: the name is the sent photo's (the page swaps one for the other once it is sent).
+  return url ? <Image src={url} alt="Photo waiting to sync" title={name} w={72} h={72} fit="cover" radius="sm" /> : null;
 }
