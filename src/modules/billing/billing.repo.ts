@@ -55,7 +55,12 @@ const unbilledVisits = (eb: JobsBuilder, through: string) =>
 
 /** An invoice that bills the job (any but a cancelled one). */
 const liveInvoice = (eb: JobsBuilder) =>
-  eb.selectFrom('invoices as i').select('i.id').whereRef('i.workspace_id', '=', 'jobs.workspace_id').whereRef('i.job_id', '=', 'jobs.id').where('i.status', '!=', 'cancelled');
+  eb
+    .selectFrom('invoices as i')
+    .select('i.id')
+    .whereRef('i.workspace_id', '=', 'jobs.workspace_id')
+    .whereRef('i.job_id', '=', 'jobs.id')
+    .where('i.status', '!=', 'cancelled');
 
 function billableJobsQuery(db: Kysely<DB>, workspaceId: number, f: BillableFilters) {
   let qb = db
@@ -104,7 +109,13 @@ export async function billableJobs(db: Kysely<DB>, workspaceId: number, f: Billa
     .orderBy('jobs.id');
   if (page) qb = qb.limit(page.limit).offset(page.offset);
   const rows = await qb.execute();
-  return rows.map((r) => ({ ...r, line_items: parseJson(r.line_items as never) ?? [], discount_unit: r.discount_unit as Unit, discount: Number(r.discount), tax_rate: Number(r.tax_rate) }));
+  return rows.map((r) => ({
+    ...r,
+    line_items: parseJson(r.line_items as never) ?? [],
+    discount_unit: r.discount_unit as Unit,
+    discount: Number(r.discount),
+    tax_rate: Number(r.tax_rate),
+  }));
 }
 
 export async function countBillableJobs(db: Kysely<DB>, workspaceId: number, f: BillableFilters): Promise<number> {
@@ -154,8 +165,11 @@ export async function lockVisitsToBill(trx: Kysely<DB>, workspaceId: number, job
 
 /** A one-off job still to bill: locked, completed and with no invoice but cancelled ones. */
 export async function lockOneOffToBill(trx: Kysely<DB>, workspaceId: number, jobId: number): Promise<boolean> {
-  const job = await locked(trx, trx.selectFrom('jobs').select(['id', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', jobId)).executeTakeFirst();
-  if (!job || job.status !== 'completed') return false;
+  const job = await locked(
+    trx,
+    trx.selectFrom('jobs').select(['id', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', jobId),
+  ).executeTakeFirst();
+  if (job?.status !== 'completed') return false;
   const billed = await trx
     .selectFrom('invoices')
     .select('id')
@@ -180,5 +194,10 @@ export async function markBilled(trx: Kysely<DB>, workspaceId: number, invoiceId
 
 /** E22: the invoice's visits become billable again. */
 export async function unbillInvoice(trx: Kysely<DB>, workspaceId: number, invoiceId: number, at: string): Promise<void> {
-  await trx.updateTable('events').set({ invoice_id: null, updated_at: at }).where('workspace_id', '=', workspaceId).where('invoice_id', '=', invoiceId).execute();
+  await trx
+    .updateTable('events')
+    .set({ invoice_id: null, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
 }

@@ -43,7 +43,8 @@ export async function billingRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const { workspaceId, userId } = req.auth;
       const filters = await batchFilters(ctx.db, workspaceId, req.body);
       // Nothing billable: 200 and nothing written (a batch racing another may still answer 201 with fewer invoices).
-      if (!(await hasBillableWork(ctx.db, workspaceId, filters))) return reply.code(200).send({ success: true as const, data: [], meta: { created: 0, sent: 0, not_sent: [] } });
+      if (!(await hasBillableWork(ctx.db, workspaceId, filters)))
+        return reply.code(200).send({ success: true as const, data: [], meta: { created: 0, sent: 0, not_sent: [] } });
       const result = await transact(ctx.db, req.auth, (trx) => billBatch(trx, workspaceId, userId, req.body, filters, ctx.config));
       return reply.code(201).send(batchEnvelope(result));
     },

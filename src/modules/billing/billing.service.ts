@@ -38,7 +38,11 @@ import type { BatchBody, BillableWork, BillableWorkQuery } from './billing.schem
 export function linesFor(job: Pick<BillableJob, 'type' | 'line_items'>, visits: readonly Pick<Visit, 'date'>[]): LineItem[] {
   if (job.type !== 'recurring') return copyLineItems(job.line_items);
   return visits.flatMap((v) =>
-    job.line_items.map((item) => ({ ...item, id: randomUUID(), description: item.description ? `${formatDate(v.date)}: ${item.description}` : formatDate(v.date) })),
+    job.line_items.map((item) => ({
+      ...item,
+      id: randomUUID(),
+      description: item.description ? `${formatDate(v.date)}: ${item.description}` : formatDate(v.date),
+    })),
   );
 }
 
@@ -55,7 +59,14 @@ export async function listBillableWork(db: Kysely<DB>, workspaceId: number, q: B
     billableJobs(db, workspaceId, filters, { limit: perPage, offset: (page - 1) * perPage }),
     countBillableJobs(db, workspaceId, filters),
   ]);
-  const visits = groupByJob(await unbilledVisitsOf(db, workspaceId, jobs.filter((j) => j.type === 'recurring').map((j) => j.id), through));
+  const visits = groupByJob(
+    await unbilledVisitsOf(
+      db,
+      workspaceId,
+      jobs.filter((j) => j.type === 'recurring').map((j) => j.id),
+      through,
+    ),
+  );
   const rows: BillableWork[] = jobs.map((job) => {
     const own = job.type === 'recurring' ? (visits.get(job.id) ?? []) : [];
     return {
@@ -93,7 +104,13 @@ export interface BillOptions {
  * one-off job itself; the quote's deposit carried onto it (E23). Answers undefined
  * when nothing is left to bill (another biller came first).
  */
-export async function billJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, job: BillableJob, opts: BillOptions): Promise<InvoiceDetail | undefined> {
+export async function billJob(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  job: BillableJob,
+  opts: BillOptions,
+): Promise<InvoiceDetail | undefined> {
   let visits: Visit[] = [];
   if (job.type === 'recurring') {
     visits = await lockVisitsToBill(trx, workspaceId, job.id, opts.pick);
@@ -116,7 +133,13 @@ export async function billJob(trx: Kysely<DB>, workspaceId: number, userId: stri
     event_ids: visits.map((v) => v.id),
   });
   if (visits.length) {
-    const billed = await markBilled(trx, workspaceId, invoice.id, visits.map((v) => v.id), now());
+    const billed = await markBilled(
+      trx,
+      workspaceId,
+      invoice.id,
+      visits.map((v) => v.id),
+      now(),
+    );
     // The visits are locked: a count short of them means a writer that ignores the lock; roll back.
     if (billed !== visits.length) throw new AppError(409, 'Visits were billed by another invoice; try again');
   }
@@ -134,14 +157,22 @@ export async function batchFilters(db: Kysely<DB>, workspaceId: number, body: Ba
   return { through: body.through ?? (await workspaceToday(db, workspaceId)), job_ids: body.job_ids, contact_ids: body.contact_ids };
 }
 
-export const hasBillableWork = async (db: Kysely<DB>, workspaceId: number, filters: BillableFilters): Promise<boolean> => (await countBillableJobs(db, workspaceId, filters)) > 0;
+export const hasBillableWork = async (db: Kysely<DB>, workspaceId: number, filters: BillableFilters): Promise<boolean> =>
+  (await countBillableJobs(db, workspaceId, filters)) > 0;
 
 /**
  * `POST /invoices/batch`, in the caller's transaction: one draft per billable job;
  * with `send`, each is sent as `invoice_to_customer` (E10) unless its client has no
  * email, and those are listed in `not_sent`.
  */
-export async function billBatch(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: BatchBody, filters: BillableFilters, hub: HubLinkConfig): Promise<BatchResult> {
+export async function billBatch(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  body: BatchBody,
+  filters: BillableFilters,
+  hub: HubLinkConfig,
+): Promise<BatchResult> {
   const date = await workspaceToday(trx, workspaceId);
   const jobs = await billableJobs(trx, workspaceId, filters);
   const invoices: InvoiceDetail[] = [];
@@ -177,7 +208,12 @@ async function sendInvoice(trx: Kysely<DB>, workspaceId: number, userId: string 
  * E22 `per_visit`: a visit of such a job that becomes `completed` gets its own draft
  * invoice, in the status change's transaction; once, as billJob bills a visit once.
  */
-export async function billCompletedVisit(trx: Kysely<DB>, workspaceId: number, userId: string | null, visit: { id: number; job_id: number | null; status: string }): Promise<InvoiceDetail | undefined> {
+export async function billCompletedVisit(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  visit: { id: number; job_id: number | null; status: string },
+): Promise<InvoiceDetail | undefined> {
   if (visit.status !== 'completed' || visit.job_id === null) return undefined;
   const [job] = await billableJobs(trx, workspaceId, { through: '9999-12-31', job_ids: [visit.job_id], invoicing: 'per_visit' });
   if (!job) return undefined;

@@ -22,7 +22,9 @@ const ITEMS: Item[] = [
 /** D7 of `visits` copies of the items with the job's terms, in cents. */
 const d7 = (items: Item[], visits: number, terms: { discount: number; discount_unit: '%' | '$'; tax_rate: number }) =>
   computeTotals(
-    Array.from({ length: visits }, () => items.map((i) => ({ quantity: i.quantity, unitPrice: i.unitPrice, taxable: i.taxable ?? true, optional: i.optional ?? false }))).flat(),
+    Array.from({ length: visits }, () =>
+      items.map((i) => ({ quantity: i.quantity, unitPrice: i.unitPrice, taxable: i.taxable ?? true, optional: i.optional ?? false })),
+    ).flat(),
     terms,
   ).total;
 
@@ -36,7 +38,10 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     (await api.post('/api/v1/contacts', { first_name: 'Pat', last_name: last, email })).body.data.id as number;
 
   /** A weekly recurring job that started `weeksAgo` weeks ago, with its first `complete` visits completed. */
-  async function recurringJob(contactId: number, opts: { weeksAgo?: number; complete?: number; invoicing?: string; discount?: number; discount_unit?: '%' | '$'; tax_rate?: number; quote_id?: number } = {}) {
+  async function recurringJob(
+    contactId: number,
+    opts: { weeksAgo?: number; complete?: number; invoicing?: string; discount?: number; discount_unit?: '%' | '$'; tax_rate?: number; quote_id?: number } = {},
+  ) {
     const { weeksAgo = 4, complete = 3, invoicing = 'manual', discount = 10, discount_unit = '%', tax_rate = 8.25 } = opts;
     const res = await api.post('/api/v1/jobs', {
       name: `Lawn ${contactId}`,
@@ -60,12 +65,29 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     return res.body.data;
   }
   async function oneOffJob(contactId: number, status = 'completed') {
-    const res = await api.post('/api/v1/jobs', { name: 'Fence repair', contact_id: contactId, line_items: [{ name: 'Fence', quantity: 2, unitPrice: 120.125 }], discount: 15, discount_unit: '$', tax_rate: 5, status });
+    const res = await api.post('/api/v1/jobs', {
+      name: 'Fence repair',
+      contact_id: contactId,
+      line_items: [{ name: 'Fence', quantity: 2, unitPrice: 120.125 }],
+      discount: 15,
+      discount_unit: '$',
+      tax_rate: 5,
+      status,
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.data.id as number;
   }
   const work = async (qs = '') => (await api.get(`/api/v1/billable-work?per_page=100${qs}`)).body;
-  const invoiceCount = async () => Number((await t.db.selectFrom('invoices').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
+  const invoiceCount = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('invoices')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('workspace_id', '=', ws.workspace.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   /** Clears what earlier tests left billable, so each test sees its own work. */
   const billEverything = async () => {
     await api.post('/api/v1/invoices/batch', {});
@@ -87,16 +109,36 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     await oneOffJob(abe, 'in_progress'); // not completed: not billable
     const body = await work();
     assert.deepEqual(Object.keys(body.pagination).sort(), ['page', 'per_page', 'total_pages']);
-    const rows = body.data as { job_id: number; contact_id: number; visits: { id: number; date: string }[]; amount: number; name: string; property_id: number | null }[];
-    assert.deepEqual(rows.map((r) => r.job_id), [fence, lawn.id], 'Abe before Zed');
+    const rows = body.data as {
+      job_id: number;
+      contact_id: number;
+      visits: { id: number; date: string }[];
+      amount: number;
+      name: string;
+      property_id: number | null;
+    }[];
+    assert.deepEqual(
+      rows.map((r) => r.job_id),
+      [fence, lawn.id],
+      'Abe before Zed',
+    );
     const lawnRow = rows[1];
-    assert.deepEqual(lawnRow.visits, lawn.visits.map((v) => ({ id: v.id, date: v.start_date })));
+    assert.deepEqual(
+      lawnRow.visits,
+      lawn.visits.map((v) => ({ id: v.id, date: v.start_date })),
+    );
     assert.equal(Math.round(lawnRow.amount * 100), d7(ITEMS, 3, { discount: 10, discount_unit: '%', tax_rate: 8.25 }));
-    assert.equal(Math.round(rows[0].amount * 100), d7([{ name: 'Fence', quantity: 2, unitPrice: 120.125 }], 1, { discount: 15, discount_unit: '$', tax_rate: 5 }));
+    assert.equal(
+      Math.round(rows[0].amount * 100),
+      d7([{ name: 'Fence', quantity: 2, unitPrice: 120.125 }], 1, { discount: 15, discount_unit: '$', tax_rate: 5 }),
+    );
     assert.deepEqual(rows[0].visits, []);
     // through: only the visits on or before it; contact_id filters; pages
     const early = (await work(`&through=${lawn.visits[0].start_date}&contact_id=${zed}`)).data;
-    assert.deepEqual(early.map((r: { visits: unknown[] }) => r.visits.length), [1]);
+    assert.deepEqual(
+      early.map((r: { visits: unknown[] }) => r.visits.length),
+      [1],
+    );
     const paged = await api.get('/api/v1/billable-work?per_page=1&page=2');
     assert.deepEqual([paged.body.data.length, paged.body.data[0].job_id, paged.body.pagination.total_pages], [1, lawn.id, 2]);
     const bad = await api.get('/api/v1/billable-work?through=2025-13-40');
@@ -117,7 +159,17 @@ describe('billing the work done (E22) and deposits (E23)', () => {
       [pct, { discount: 12.5, discount_unit: '%' as const, tax_rate: 7.75 }],
       [usd, { discount: 5.05, discount_unit: '$' as const, tax_rate: 13 }],
     ] as const) {
-      const inv = byJob.get(job.id) as { id: number; number: number; status: string; date: string; due_date: string; payment_terms: string; total: number; line_items: LineItem[]; event_ids: number[] };
+      const inv = byJob.get(job.id) as {
+        id: number;
+        number: number;
+        status: string;
+        date: string;
+        due_date: string;
+        payment_terms: string;
+        total: number;
+        line_items: LineItem[];
+        event_ids: number[];
+      };
       assert.equal(inv.status, 'draft');
       assert.ok(Number.isInteger(inv.number));
       assert.deepEqual([inv.date, inv.payment_terms, inv.due_date], [today, 'net_14', addDays(today, 14)]);
@@ -128,13 +180,19 @@ describe('billing the work done (E22) and deposits (E23)', () => {
         job.visits.flatMap((v) => ITEMS.map((i) => (i.description ? `${formatDate(v.start_date)}: ${i.description}` : formatDate(v.start_date)))),
       );
       assert.equal(new Set(inv.line_items.map((l) => l.id)).size, inv.line_items.length, 'new ids');
-      assert.deepEqual(inv.event_ids, job.visits.map((v) => v.id));
+      assert.deepEqual(
+        inv.event_ids,
+        job.visits.map((v) => v.id),
+      );
       const got = (await api.get(`/api/v1/invoices/${inv.id}`)).body.data;
       assert.equal(got.total, inv.total);
       for (const v of await visitsOf(job.id)) assert.equal(v.invoice_id, job.visits.some((b) => b.id === v.id) ? inv.id : null);
     }
     const fenceInvoice = byJob.get(fence) as { total: number; line_items: LineItem[] };
-    assert.equal(Math.round(fenceInvoice.total * 100), d7([{ name: 'Fence', quantity: 2, unitPrice: 120.125 }], 1, { discount: 15, discount_unit: '$', tax_rate: 5 }));
+    assert.equal(
+      Math.round(fenceInvoice.total * 100),
+      d7([{ name: 'Fence', quantity: 2, unitPrice: 120.125 }], 1, { discount: 15, discount_unit: '$', tax_rate: 5 }),
+    );
     assert.equal(fenceInvoice.line_items[0].description ?? null, null, 'a one-off job bills its own items');
     const before = await invoiceCount();
     const again = await api.post('/api/v1/invoices/batch', { contact_ids: [c] });
@@ -154,12 +212,20 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     const invB = res.body.data.find((i: { job_id: number }) => i.job_id === b.id);
     assert.deepEqual([invA.status, invB.status], ['sent', 'draft']);
     assert.deepEqual(res.body.meta, { created: 2, sent: 1, not_sent: [invB.id] });
-    const messages = await t.db.selectFrom('messages').select(['module_id', 'type']).where('workspace_id', '=', ws.workspace.id).where('module_id', 'in', [invA.id, invB.id]).execute();
-    assert.deepEqual(messages.map((m) => [m.module_id, m.type]), [[invA.id, 'invoice_to_customer']]);
+    const messages = await t.db
+      .selectFrom('messages')
+      .select(['module_id', 'type'])
+      .where('workspace_id', '=', ws.workspace.id)
+      .where('module_id', 'in', [invA.id, invB.id])
+      .execute();
+    assert.deepEqual(
+      messages.map((m) => [m.module_id, m.type]),
+      [[invA.id, 'invoice_to_customer']],
+    );
     assert.equal((await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'invoice_sent' && e.data.id === invA.id).length, 1);
   });
 
-  test('bad bodies are 400 with details and bill nothing; another workspace\'s ids are unknown ids (D11)', async () => {
+  test("bad bodies are 400 with details and bill nothing; another workspace's ids are unknown ids (D11)", async () => {
     const c = await contact('Bad');
     const job = await recurringJob(c, { complete: 1 });
     const other = await seedWorkspace(t.db);
@@ -202,7 +268,10 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     assert.equal(await invoiceCount(), before + jobs.length);
     for (const job of jobs.slice(0, 4)) {
       const inv = created.find((i) => i.job_id === job.id)!;
-      assert.deepEqual((await visitsOf(job.id)).slice(0, 3).map((v) => v.invoice_id), [inv.id, inv.id, inv.id]);
+      assert.deepEqual(
+        (await visitsOf(job.id)).slice(0, 3).map((v) => v.invoice_id),
+        [inv.id, inv.id, inv.id],
+      );
     }
     // Idempotency-Key: the replay answers the same bytes and bills nothing more.
     const again = await recurringJob(c, { complete: 2 });
@@ -215,18 +284,33 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     assert.equal(await invoiceCount(), before + jobs.length + 1);
   });
 
-  test('two server processes on one database, batches racing: each visit billed once', { skip: backend !== 'postgres' && 'PostgreSQL: two processes writing at once' }, async () => {
+  test('two server processes on one database, batches racing: each visit billed once', {
+    skip: backend !== 'postgres' && 'PostgreSQL: two processes writing at once',
+  }, async () => {
     const c = await contact('Processes');
     const jobs = [];
     for (let i = 0; i < 6; i++) jobs.push(await recurringJob(c, { complete: 2 }));
     const servers = await Promise.all([startServer(t.url), startServer(t.url)]);
     try {
       const post = (base: string) =>
-        fetch(`${base}/api/v1/invoices/batch`, { method: 'POST', headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ contact_ids: [c] }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+        fetch(`${base}/api/v1/invoices/batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ contact_ids: [c] }),
+        }).then(async (r) => ({ status: r.status, body: await r.json() }));
       const results = await Promise.all(servers.flatMap((s) => [post(s.base), post(s.base)]));
       const created = results.flatMap((r) => r.body.data as { job_id: number }[]);
       assert.deepEqual(created.map((i) => i.job_id).sort(), jobs.map((j) => j.id).sort());
-      const billed = await t.db.selectFrom('events').select(['id', 'invoice_id']).where('job_id', 'in', jobs.map((j) => j.id)).where('status', '=', 'completed').execute();
+      const billed = await t.db
+        .selectFrom('events')
+        .select(['id', 'invoice_id'])
+        .where(
+          'job_id',
+          'in',
+          jobs.map((j) => j.id),
+        )
+        .where('status', '=', 'completed')
+        .execute();
       assert.equal(billed.length, 12);
       assert.ok(billed.every((v) => v.invoice_id !== null));
     } finally {
@@ -243,14 +327,27 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     const fenceInv = first.find((i) => i.job_id === fence)!;
     assert.equal((await api.delete(`/api/v1/invoices/${lawnInv.id}`)).status, 200);
     assert.equal((await api.put(`/api/v1/invoices/${fenceInv.id}/status`, { status: 'cancelled' })).status, 200);
-    assert.deepEqual((await visitsOf(job.id)).slice(0, 2).map((v) => v.invoice_id), [null, null]);
+    assert.deepEqual(
+      (await visitsOf(job.id)).slice(0, 2).map((v) => v.invoice_id),
+      [null, null],
+    );
     const rows = (await work(`&contact_id=${c}`)).data;
-    assert.deepEqual(rows.map((r: { job_id: number; visits: unknown[] }) => [r.job_id, r.visits.length]).sort(), [[job.id, 2], [fence, 0]].sort());
+    assert.deepEqual(
+      rows.map((r: { job_id: number; visits: unknown[] }) => [r.job_id, r.visits.length]).sort(),
+      [
+        [job.id, 2],
+        [fence, 0],
+      ].sort(),
+    );
     const second = (await api.post('/api/v1/invoices/batch', { contact_ids: [c] })).body.data as { id: number; job_id: number }[];
     assert.equal(second.length, 2);
     const cancelledLawn = second.find((i) => i.job_id === job.id)!;
     await api.put(`/api/v1/invoices/${cancelledLawn.id}`, { status: 'cancelled' });
-    assert.deepEqual((await visitsOf(job.id)).slice(0, 2).map((v) => v.invoice_id), [null, null], 'PUT with status too');
+    assert.deepEqual(
+      (await visitsOf(job.id)).slice(0, 2).map((v) => v.invoice_id),
+      [null, null],
+      'PUT with status too',
+    );
     await billEverything();
   });
 
@@ -308,7 +405,15 @@ describe('billing the work done (E22) and deposits (E23)', () => {
   describe('deposits (E23)', () => {
     const quoteWith = async (deposit: number, deposit_unit: '%' | '$', extra: Record<string, unknown> = {}) => {
       const c = await contact('Deposit');
-      const res = await api.post('/api/v1/quotes', { name: 'Patio', contact_id: c, line_items: [{ name: 'Patio', quantity: 1, unitPrice: 1234.57 }], tax_rate: 6.5, deposit, deposit_unit, ...extra });
+      const res = await api.post('/api/v1/quotes', {
+        name: 'Patio',
+        contact_id: c,
+        line_items: [{ name: 'Patio', quantity: 1, unitPrice: 1234.57 }],
+        tax_rate: 6.5,
+        deposit,
+        deposit_unit,
+        ...extra,
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data as { id: number; total: number; deposit_amount: number; deposit_paid: number };
     };
@@ -316,7 +421,11 @@ describe('billing the work done (E22) and deposits (E23)', () => {
 
     test('deposit_amount: % of the total rounded half away from zero, $ capped at the total', async () => {
       const q = await quoteWith(33.33, '%');
-      const total = computeTotals([{ quantity: 1, unitPrice: 1234.57, taxable: true, optional: false }], { discount: 0, discount_unit: '%', tax_rate: 6.5 }).total;
+      const total = computeTotals([{ quantity: 1, unitPrice: 1234.57, taxable: true, optional: false }], {
+        discount: 0,
+        discount_unit: '%',
+        tax_rate: 6.5,
+      }).total;
       assert.equal(q.total * 100, total);
       assert.equal(Math.round(q.deposit_amount * 100), Math.round((total * 33.33) / 100));
       assert.equal((await quoteWith(5000, '$')).deposit_amount, q.total, 'capped');
@@ -325,7 +434,11 @@ describe('billing the work done (E22) and deposits (E23)', () => {
 
     test('approval waits for the deposit; payments follow E3 with their own errors; paid in full, the quote is accepted and its job made', async () => {
       const q = await quoteWith(25, '%');
-      assert.deepEqual([(await pay(q.id, { amount: 1 })).status, (await pay(q.id, { amount: 1 })).body.error], [409, 'Quote is not awaiting a deposit'], 'a draft');
+      assert.deepEqual(
+        [(await pay(q.id, { amount: 1 })).status, (await pay(q.id, { amount: 1 })).body.error],
+        [409, 'Quote is not awaiting a deposit'],
+        'a draft',
+      );
       const approved = await api.put(`/api/v1/quotes/${q.id}/status`, { status: 'accepted' });
       assert.deepEqual([approved.body.data.status, approved.body.data.job], ['awaiting_deposit', null]);
       for (const amount of [0, -1, 1.005, 'x']) assert.equal((await pay(q.id, { amount })).status, 400, String(amount));
@@ -340,7 +453,10 @@ describe('billing the work done (E22) and deposits (E23)', () => {
       const accepted = (await api.get(`/api/v1/quotes/${q.id}`)).body.data;
       assert.deepEqual([accepted.status, accepted.deposit_paid, typeof accepted.job?.id], ['accepted', q.deposit_amount, 'number']);
       const listed = (await api.get(`/api/v1/quotes/${q.id}/payments`)).body.data;
-      assert.deepEqual(listed.map((p: { amount: number }) => p.amount), [100, rest]);
+      assert.deepEqual(
+        listed.map((p: { amount: number }) => p.amount),
+        [100, rest],
+      );
       assert.equal((await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'quote_accepted' && e.data.id === q.id).length, 1);
       assert.equal((await pay(q.id, { amount: 0.01 })).body.error, 'Payment exceeds the deposit due', 'nothing left due');
 
@@ -349,10 +465,13 @@ describe('billing the work done (E22) and deposits (E23)', () => {
       assert.equal(inv.amount_paid, q.deposit_amount);
       assert.equal(Math.round(inv.balance * 100), Math.round(inv.total * 100) - Math.round(q.deposit_amount * 100));
       const payments = (await api.get(`/api/v1/invoices/${inv.id}/payments`)).body.data;
-      assert.deepEqual(payments.map((p: { method: string; paid_on: string; note: string; amount: number }) => [p.method, p.paid_on, p.note, p.amount]), [
-        ['check', '2026-01-05', 'Deposit', 100],
-        ['card', '2026-01-06', 'Deposit', rest],
-      ]);
+      assert.deepEqual(
+        payments.map((p: { method: string; paid_on: string; note: string; amount: number }) => [p.method, p.paid_on, p.note, p.amount]),
+        [
+          ['check', '2026-01-05', 'Deposit', 100],
+          ['card', '2026-01-06', 'Deposit', rest],
+        ],
+      );
       const second = (await api.post(`/api/v1/jobs/${accepted.job.id}/create-invoice`)).body.data;
       assert.equal(second.amount_paid, 0, 'carried once');
       // Deleting the draft gives the deposit back to the next invoice.
@@ -364,13 +483,18 @@ describe('billing the work done (E22) and deposits (E23)', () => {
       assert.deepEqual([sent.status, sent.balance], ['partially_paid', third.balance]);
     });
 
-    test('a recurring job from a deposit quote: the batch\'s first invoice carries the deposit', async () => {
+    test("a recurring job from a deposit quote: the batch's first invoice carries the deposit", async () => {
       const q = await quoteWith(50, '$');
       await api.put(`/api/v1/quotes/${q.id}/status`, { status: 'accepted' });
       await pay(q.id, { amount: 50 });
       const jobId = (await api.get(`/api/v1/quotes/${q.id}`)).body.data.job.id;
       const c = (await api.get(`/api/v1/quotes/${q.id}`)).body.data.contact_id;
-      await api.put(`/api/v1/jobs/${jobId}`, { type: 'recurring', line_items: ITEMS, status: 'scheduled', schedule: { rrule: 'FREQ=WEEKLY', starts_on: addDays(today, -14), all_day: true } });
+      await api.put(`/api/v1/jobs/${jobId}`, {
+        type: 'recurring',
+        line_items: ITEMS,
+        status: 'scheduled',
+        schedule: { rrule: 'FREQ=WEEKLY', starts_on: addDays(today, -14), all_day: true },
+      });
       const [v] = await visitsOf(jobId);
       await api.put(`/api/v1/events/${v.id}/status`, { status: 'completed' });
       const res = await api.post('/api/v1/invoices/batch', { contact_ids: [c] });

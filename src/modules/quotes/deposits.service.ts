@@ -36,7 +36,11 @@ const TAKES_DEPOSIT = ['awaiting_deposit', 'accepted'];
 export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: string | null, quoteId: number, body: PaymentCreate): Promise<DepositPayment> {
   const quote = await locked(
     trx,
-    trx.selectFrom('quotes').select(['id', 'status', 'total', 'deposit', 'deposit_unit', 'deposit_paid_cents']).where('workspace_id', '=', workspaceId).where('id', '=', quoteId),
+    trx
+      .selectFrom('quotes')
+      .select(['id', 'status', 'total', 'deposit', 'deposit_unit', 'deposit_paid_cents'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', quoteId),
   ).executeTakeFirst();
   if (!quote) throw notFound('Quote');
   const cents = toCents(body.amount);
@@ -56,7 +60,12 @@ export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: s
     created_by: userId,
     created_at: now(),
   });
-  await trx.updateTable('quotes').set({ deposit_paid_cents: paid + cents, updated_at: now() }).where('workspace_id', '=', workspaceId).where('id', '=', quoteId).execute();
+  await trx
+    .updateTable('quotes')
+    .set({ deposit_paid_cents: paid + cents, updated_at: now() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', quoteId)
+    .execute();
   if (quote.status === 'awaiting_deposit' && paid + cents >= asked) {
     await setQuoteStatus(trx, workspaceId, userId, quoteId, 'accepted'); // D14, with its own quote_updated
   } else {
