@@ -3227,6 +3227,11 @@ export interface components {
         BillableWorkListItem: {
             job_id: number;
             contact_id: number | null;
+            contact: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
             property_id: number | null;
             name: string | null;
             visits: {

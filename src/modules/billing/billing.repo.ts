@@ -23,6 +23,8 @@ export interface BillableJob {
   discount_unit: Unit;
   tax_rate: number;
   tax_rate_id: number | null;
+  /** The client's name, for the list (null without a client). */
+  contact: { id: number; first_name: string; last_name: string } | null;
 }
 
 export interface Visit {
@@ -101,6 +103,7 @@ export async function billableJobs(db: Kysely<DB>, workspaceId: number, f: Billa
   let qb = billableJobsQuery(db, workspaceId, f)
     .leftJoin('contacts as c', (j) => j.onRef('c.id', '=', 'jobs.contact_id').onRef('c.workspace_id', '=', 'jobs.workspace_id'))
     .select(JOB_COLUMNS)
+    .select(['c.first_name', 'c.last_name'])
     .orderBy(sql`case when c.id is null then 1 else 0 end`)
     .orderBy(sql`lower(c.last_name)`)
     .orderBy(sql`lower(c.first_name)`)
@@ -109,8 +112,9 @@ export async function billableJobs(db: Kysely<DB>, workspaceId: number, f: Billa
     .orderBy('jobs.id');
   if (page) qb = qb.limit(page.limit).offset(page.offset);
   const rows = await qb.execute();
-  return rows.map((r) => ({
+  return rows.map(({ first_name, last_name, ...r }) => ({
     ...r,
+    contact: r.contact_id !== null && first_name !== null ? { id: r.contact_id, first_name, last_name: last_name ?? '' } : null,
     line_items: parseJson(r.line_items as never) ?? [],
     discount_unit: r.discount_unit as Unit,
     discount: Number(r.discount),

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
 import { Id, Nullable } from '../../kernel/schemas.ts';
+import { ContactName } from '../../db/related.ts';
 import { InvoiceDetail, PAYMENT_TERMS } from '../invoices/invoices.schemas.ts';
 
 // EXTENSIONS E22: the work done that is not billed yet, and the batch that bills it.
@@ -19,6 +20,8 @@ export const BillableVisit = Type.Object({ id: Id, date: Type.String() });
 export const BillableWork = Type.Object({
   job_id: Id,
   contact_id: Nullable(Id),
+  /** The client's name (as lists give it with `expand=contact`). */
+  contact: Nullable(ContactName),
   property_id: Nullable(Id),
   name: Nullable(Type.String()),
   visits: Type.Array(BillableVisit),

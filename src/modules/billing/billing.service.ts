@@ -72,6 +72,7 @@ export async function listBillableWork(db: Kysely<DB>, workspaceId: number, q: B
     return {
       job_id: job.id,
       contact_id: job.contact_id,
+      contact: job.contact,
       property_id: job.property_id,
       name: job.name,
       visits: own.map((v) => ({ id: v.id, date: v.date })),

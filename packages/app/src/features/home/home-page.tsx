@@ -35,7 +35,7 @@ function Home() {
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
           <Count label="New requests" to="/requests?tab=new" value={d?.new_requests} />
           <Count label="Quotes awaiting response" to="/quotes?tab=awaiting_response" value={d?.quotes_awaiting_response} />
-          <Count label="Jobs to invoice" to="/jobs?tab=to_invoice" value={d?.jobs_to_invoice} />
+          <Count label="Jobs to invoice" to="/invoices/batch" value={d?.jobs_to_invoice} />
           <Count
             label="Overdue invoices"
             to="/invoices?tab=overdue"
