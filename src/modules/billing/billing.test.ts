@@ -483,6 +483,21 @@ describe('billing the work done (E22) and deposits (E23)', () => {
       assert.deepEqual([sent.status, sent.balance], ['partially_paid', third.balance]);
     });
 
+    test("the hub's quote page shows the deposit, what was paid, what is due and the payment instructions", async () => {
+      const q = await quoteWith(40, '%', { payment_instructions: 'Bank transfer to 12-3456' });
+      await api.put(`/api/v1/quotes/${q.id}/status`, { status: 'accepted' });
+      await pay(q.id, { amount: 100 });
+      const contactId = (await api.get(`/api/v1/quotes/${q.id}`)).body.data.contact_id;
+      const url = new URL((await api.post(`/api/v1/contacts/${contactId}/hub-link`)).body.data.url);
+      const page = (await t.app.inject({ url: `${url.pathname}/quotes/${q.id}` })).body;
+      const due = Math.round(q.deposit_amount * 100 - 10000) / 100;
+      assert.ok(page.includes(`<dt>Deposit</dt><dd>40% ($${q.deposit_amount.toFixed(2)})</dd>`), page);
+      assert.ok(page.includes('<dt>Deposit paid</dt><dd>$100.00</dd>'));
+      assert.ok(page.includes(`<dt>Deposit due</dt><dd>$${due.toFixed(2)}</dd>`));
+      assert.ok(page.includes('Bank transfer to 12-3456'));
+      assert.ok(page.includes('Awaiting deposit'));
+    });
+
     test("a recurring job from a deposit quote: the batch's first invoice carries the deposit", async () => {
       const q = await quoteWith(50, '$');
       await api.put(`/api/v1/quotes/${q.id}/status`, { status: 'accepted' });
