@@ -117,22 +117,28 @@ export async function billJob(
     visits = await lockVisitsToBill(trx, workspaceId, job.id, opts.pick);
     if (!visits.length) return undefined;
   } else if (!(await lockOneOffToBill(trx, workspaceId, job.id))) return undefined;
-  const invoice = await createInvoice(trx, workspaceId, userId, {
-    contact_id: job.contact_id,
-    property_id: job.property_id,
-    name: job.name,
-    line_items: linesFor(job, visits),
-    discount: job.discount,
-    discount_unit: job.discount_unit,
-    tax_rate: job.tax_rate,
-    tax_rate_id: job.tax_rate_id,
-    job_id: job.id,
-    quote_id: job.quote_id,
-    date: opts.date,
-    payment_terms: opts.payment_terms ?? 'due_on_receipt',
-    status: 'draft',
-    event_ids: visits.map((v) => v.id),
-  });
+  const invoice = await createInvoice(
+    trx,
+    workspaceId,
+    userId,
+    {
+      contact_id: job.contact_id,
+      property_id: job.property_id,
+      name: job.name,
+      line_items: linesFor(job, visits),
+      discount: job.discount,
+      discount_unit: job.discount_unit,
+      tax_rate: job.tax_rate,
+      tax_rate_id: job.tax_rate_id,
+      job_id: job.id,
+      quote_id: job.quote_id,
+      date: opts.date,
+      payment_terms: opts.payment_terms ?? 'due_on_receipt',
+      status: 'draft',
+      event_ids: visits.map((v) => v.id),
+    },
+    { referencesRead: true },
+  ); // the job's own references and its locked visits: D11 holds already
   if (visits.length) {
     const billed = await markBilled(
       trx,

@@ -90,9 +90,16 @@ export async function emitTransitions(
 export const invoiceUpdated = (invoice: InvoiceDetail): OutboxEvent => ({ event: 'invoice_updated', resource: 'invoices', data: invoice });
 
 /** The one function that creates an invoice (REST create, E6 from a job): D23, D11, D7, E2, E1 number, D16 events. */
-export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: InvoiceCreate): Promise<InvoiceDetail> {
+export async function createInvoice(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  body: InvoiceCreate,
+  /** E22: the caller read every referenced id from the workspace's own rows in this transaction. */
+  { referencesRead = false } = {},
+): Promise<InvoiceDetail> {
   await checkCustomFields(trx, workspaceId, 'invoice', body.custom_fields, { create: true }); // D23, on every create path
-  await checkReferences(trx, workspaceId, refsOf(body));
+  if (!referencesRead) await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, null, body);
   const due = await dueDateOf(trx, workspaceId, body, null);
   const number = await nextNumber(trx, workspaceId, 'invoices'); // E1
