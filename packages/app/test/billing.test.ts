@@ -57,10 +57,11 @@ describe('billing (browser)', { skip: skipBrowser }, () => {
     const paper = (await call<{ id: number }>('POST', '/api/v1/contacts', { first_name: 'Pete', last_name: 'Paper' })).id;
     const jobs = [await lawnJob(mailed, 3), await lawnJob(paper, 2)];
     const { context, page } = await signedIn('/');
-    await page.getByRole('link', { name: /Jobs to invoice/ }).click();
+    await page.getByRole('link', { name: 'Jobs to invoice' }).waitFor();
+    await page.getByRole('link', { name: 'Invoice work' }).click(); // beside Home's "Jobs to invoice"
     await checkPage(page, 'Invoice work');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' }).click();
-    await page.getByRole('link', { name: 'Invoice work' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Invoice work' }).click();
     await checkPage(page, 'Invoice work');
     const table = page.getByRole('table');
     await table.getByRole('cell', { name: 'Mia Mailed', exact: true }).waitFor();
