@@ -190,7 +190,7 @@ describe('the daily document run (E5)', () => {
     assert.deepEqual(first.expired_quotes, [ids.quotePast]);
     assert.deepEqual(first.sent_invoices, [ids.scheduledToday, ids.scheduledPast]);
     assert.equal(first.overdue_invoices.length, 3);
-    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [], visits_created: 0 });
+    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [], visits_created: 0, invoices_created: [] });
     const bad = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-02-30', '--json']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /YYYY-MM-DD/);
@@ -198,7 +198,7 @@ describe('the daily document run (E5)', () => {
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /workspace 2000000000 not found/);
     const today = await run([]); // today: nothing above is due before 2030
-    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [], visits_created: 0 });
+    assert.deepEqual(today, { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [], visits_created: 0, invoices_created: [] });
   });
 
   test('fieldwork daily --json reports the visits it made for recurring jobs (E20); twice makes none', async () => {

@@ -524,6 +524,9 @@ describe('E11 idempotency keys', () => {
       ['PUT', () => `/api/v1/requests/${ids.request}/status`, () => ({ status: 'responded' }), null],
       ['POST', () => '/api/v1/quotes', () => ({ contact_id: otherContact }), 'quotes'],
       ['PUT', () => `/api/v1/quotes/${ids.quote}/status`, () => ({ status: 'accepted' }), null],
+      // E23: a deposit payment of a quote awaiting it.
+      ['PUT', () => `/api/v1/quotes/${ids.quote}`, () => ({ status: 'awaiting_deposit', line_items: [{ name: 'Deck', unitPrice: 100 }], deposit: 50 }), null],
+      ['POST', () => `/api/v1/quotes/${ids.quote}/payments`, () => ({ amount: 10 }), 'quote_payments'],
       // Before the create: the ids kept below are taken from the last POST under /jobs.
       ['POST', () => '/api/v1/jobs/schedule-preview', () => ({ rrule: 'FREQ=WEEKLY;BYDAY=TU', starts_on: '2026-01-01' }), null],
       ['POST', () => '/api/v1/jobs', () => ({ name: 'Install' }), 'jobs'],
@@ -534,6 +537,9 @@ describe('E11 idempotency keys', () => {
       ['PUT', () => `/api/v1/invoices/${ids.invoice}/status`, () => ({ status: 'sent' }), null],
       ['POST', () => `/api/v1/invoices/${ids.invoice}/payments`, () => ({ amount: 10 }), 'invoice_payments'],
       ['DELETE', () => `/api/v1/invoices/${ids.invoice}/payments/${ids.payment}`, () => undefined, null],
+      // E22: the job, completed, is billed once by a batch (before E6 gives it an invoice).
+      ['PUT', () => `/api/v1/jobs/${ids.job}`, () => ({ type: 'one-off', schedule: null, status: 'completed' }), null],
+      ['POST', () => '/api/v1/invoices/batch', () => ({ job_ids: [ids.job] }), 'invoices'],
       ['POST', () => `/api/v1/jobs/${ids.job}/create-invoice`, () => undefined, 'invoices'],
       ['POST', () => `/api/v1/requests/${ids.request}/create-quote`, () => undefined, 'quotes'],
       ['POST', () => '/api/v1/events', () => ({ start_date: '2024-05-06', end_date: '2024-05-06' }), 'events'],
@@ -645,7 +651,7 @@ describe('E11 idempotency keys', () => {
         // Keep the ids later cases address.
         const data = first.body.data ?? first.body.subscription;
         const name = url().split('/')[3]?.replace(/s$/, '') ?? '';
-        if (method === 'POST' && data) {
+        if (method === 'POST' && data && !Array.isArray(data)) {
           if (url().includes('/properties')) ids.property = data.property_id ?? data.id;
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;

@@ -93,6 +93,15 @@ const fixtures: Record<string, Fixture> = {
       return { id, paymentId: (await a.post(`/api/v1/invoices/${id}/payments`, { amount: 1 })).body.data.id };
     },
   },
+  // E23: a quote awaiting its deposit takes deposit payments.
+  '/api/v1/quotes/:id/payments': {
+    make: async (a) => {
+      const id = (await a.post('/api/v1/quotes', { line_items: [{ name: 'Patio', unitPrice: 100 }], deposit: 50, deposit_unit: '%' })).body.data.id;
+      await a.put(`/api/v1/quotes/${id}/status`, { status: 'accepted' });
+      return { id };
+    },
+    body: { amount: 1 },
+  },
   // E9: the PDFs (the same bytes for the same document, so the owner's views compare equal).
   '/api/v1/quotes/:id/pdf': { make: async (a) => ({ id: (await a.post('/api/v1/quotes', { name: 'Iso' })).body.data.id }) },
   '/api/v1/invoices/:id/pdf': { make: async (a) => ({ id: (await a.post('/api/v1/invoices', { name: 'Iso' })).body.data.id }) },
@@ -188,6 +197,21 @@ describe('tenant isolation on every route', () => {
     assert.deepEqual(await t.db.selectFrom('messages').select('id').where('type', '!=', 'team_invite').execute(), [], 'no message was queued in either workspace');
     // The same ids are sendable by their owner: the 404 above was the workspace check.
     for (const c of cases) assert.equal((await a.post('/api/v1/notifications', { type: c.type, module_id: c.id })).status, 201, c.type);
+  });
+
+  // E22: the batch names jobs and clients in its body; A's are unknown ids to B (D11), and stay unbilled.
+  test("another workspace's job_ids and contact_ids in POST /invoices/batch answer like absent ones, and bill nothing", async () => {
+    const contactId = await contact(a);
+    const jobId = (await a.post('/api/v1/jobs', { contact_id: contactId, status: 'completed', line_items: [{ name: 'Work', unitPrice: 10 }] })).body.data.id;
+    for (const field of ['job_ids', 'contact_ids']) {
+      const id = field === 'job_ids' ? jobId : contactId;
+      const foreign = await b.post('/api/v1/invoices/batch', { [field]: [id] });
+      const missing = await b.post('/api/v1/invoices/batch', { [field]: [ABSENT] });
+      assert.equal(foreign.status, 400, JSON.stringify(foreign.body));
+      assert.deepEqual(foreign.body.details.map((d: { path: unknown }) => d.path), missing.body.details.map((d: { path: unknown }) => d.path));
+    }
+    assert.deepEqual((await b.get('/api/v1/billable-work')).body.data, []);
+    assert.ok((await a.get('/api/v1/billable-work')).body.data.some((w: { job_id: number }) => w.job_id === jobId), "A's job is still billable");
   });
 
   test('lists of another workspace never show its records', async () => {

@@ -27,6 +27,8 @@ const EXEMPT_INDEXES: Record<string, string> = {
   // Foreign-key cascades of RETENTION pruning (0010); Citus: (workspace_id, delivery_id) / (workspace_id, outbox_id).
   'webhook_attempts(delivery_id)': 'cascade lookup of pruning',
   'webhook_deliveries(outbox_id)': 'cascade lookup of pruning',
+  // E22: an invoice's delete frees its visits by the foreign key, which looks them up by invoice_id alone; Citus: (workspace_id, invoice_id).
+  'events(invoice_id)': 'set-null lookup of an invoice delete',
   // Global uniqueness, to be rekeyed under Citus (docs/scaling.md "Keys that change").
   'users(user_id)': 'a user id is unique across workspaces; Citus: unique (workspace_id, user_id)',
   'api_keys(token_hash)': 'the key lookup before the workspace is known; Citus: (workspace_id, token_hash), the workspace taken from the token prefix',

@@ -4,6 +4,7 @@ import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
 import { claimRemindersRun, sendDocumentReminders } from '../modules/automations/reminders.ts';
 import { RECURRING_DAILY_JOB, runRecurringDay } from '../modules/jobs/recurring-daily.ts';
 import { loadConfig } from '../config.ts';
+import { BILLING_DAILY_JOB, runBillingDay } from '../modules/billing/billing-daily.ts';
 import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 
 interface DailyOpts {
@@ -26,7 +27,7 @@ function parseDate(value: string): string {
  */
 export function dailyCommand(): Command {
   return new Command('daily')
-    .description("run a workspace's daily run now: recurring jobs' visits made through the horizon, overdue invoices, expired quotes, scheduled invoices sent, the day's quote follow-ups and invoice reminders")
+    .description("run a workspace's daily run now: recurring jobs' visits made through the horizon, overdue invoices, expired quotes, scheduled invoices sent, the day's quote follow-ups and invoice reminders, and in a month's first run the monthly jobs' invoices")
     .addOption(workspaceOption())
     .addOption(new Option('--date <YYYY-MM-DD>', "the day (default: today in the workspace's time zone)").argParser(parseDate))
     .addOption(jsonOption())
@@ -45,7 +46,10 @@ export function dailyCommand(): Command {
           await claimRemindersRun(trx, w.id, date);
           // OPERATOR.md: `reminders_sent` lists the messages it queued (each reminder's email, and its SMS where allowed).
           const reminders = await sendDocumentReminders(trx, w.id, date, config);
-          return { ...documents, reminders_sent: reminders.flatMap((r) => r.message_ids), visits_created };
+          // E22: in the month's first run, the monthly jobs' drafts.
+          await claimRun(trx, w.id, date, BILLING_DAILY_JOB);
+          const invoices_created = await runBillingDay(trx, { id: w.id, timezone: w.timezone }, date);
+          return { ...documents, reminders_sent: reminders.flatMap((r) => r.message_ids), visits_created, invoices_created };
         });
       });
       const line = (label: string, ids: number[]) => `${label}: ${ids.length ? ids.join(', ') : 'none'}`;
@@ -57,6 +61,7 @@ export function dailyCommand(): Command {
           line('Sent invoices', result.sent_invoices),
           line('Reminder messages', result.reminders_sent),
           `Visits created: ${result.visits_created}`,
+          line('Invoices created', result.invoices_created),
         ].join('\n'),
       });
     });

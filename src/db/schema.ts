@@ -214,6 +214,8 @@ export interface QuotesTable extends Pricing {
   custom_fields: Json;
   /** E8: the customer's approval through the hub, JSON `{signature_name, message, approved_at}`. */
   approval: Json | null;
+  /** 0029, E23: the sum of its deposit payments, in cents. */
+  deposit_paid_cents: Generated<number>;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -290,6 +292,24 @@ export interface InvoicePaymentsTable {
   workspace_id: number;
   invoice_id: number;
   amount_cents: number;
+  method: string;
+  paid_on: string;
+  reference: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+  /** 0029, E23: the deposit payment this one was carried from. */
+  deposit_id: Generated<number | null>;
+}
+
+/** 0029, E23: a deposit payment against a quote, in integer cents. */
+export interface QuotePaymentsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  quote_id: number;
+  amount_cents: number;
+  /** How much of it was carried onto the job's invoices as payments. */
+  carried_cents: Generated<number>;
   method: string;
   paid_on: string;
   reference: string | null;
@@ -396,6 +416,8 @@ export interface EventsTable {
   occurrence_date: Generated<string | null>;
   /** 0024, E21: changed by hand, so no rule change moves or deletes it. */
   detached: Generated<number>;
+  /** 0029, E22: the invoice that billed this visit; null until billed. */
+  invoice_id: Generated<number | null>;
 }
 
 /** E7: a customer hub link; only the SHA-256 of its token is kept. */
@@ -465,6 +487,7 @@ export interface DB {
   jobs: JobsTable;
   invoices: InvoicesTable;
   invoice_payments: InvoicePaymentsTable;
+  quote_payments: QuotePaymentsTable;
   stored_files: StoredFilesTable;
   upload_links: UploadLinksTable;
   file_deletions: FileDeletionsTable;

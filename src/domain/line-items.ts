@@ -4,7 +4,7 @@ import { type Detail, ValidationError } from '../kernel/errors.ts';
 import { Id, Nullable, Text, Uuid } from '../kernel/schemas.ts';
 import { computeTotals, MAX_TOTAL } from './totals.ts';
 
-export { computeTotals, lineTotalCents, MAX_TOTAL, type PricingTerms, type Totals, type TotalsItem } from './totals.ts';
+export { computeTotals, depositCents, lineTotalCents, MAX_TOTAL, type PricingTerms, type Totals, type TotalsItem } from './totals.ts';
 
 // Line items and the pricing every priced document shares (quotes, jobs,
 // invoices, quote templates): one schema, one totals function (D7, D25), one

@@ -92,3 +92,15 @@ export function computeTotals(items: readonly TotalsItem[], terms: PricingTerms)
   return { subtotal: Number(subtotal), discount: Number(discount), tax: Number(tax), total: Number(total) };
 }
 
+
+/**
+ * E23: a deposit in cents, from the document's stored total (D7, dollars to the
+ * cent): `%` of the total rounded half away from zero (D25), or the `$` amount
+ * capped at the total. Exact, as the totals are.
+ */
+export function depositCents(total: number, deposit: number, unit: '%' | '$'): number {
+  const totalC = BigInt(Math.round(total * 100));
+  const d = decimal(deposit);
+  const cents = unit === '%' ? roundDiv(totalC * d.m, 100n * pow10(d.s)) : roundDiv(d.m * 100n, pow10(d.s));
+  return Number(cents > totalC ? totalC : cents);
+}

@@ -3,11 +3,13 @@ import { runDocumentReminders, runVisitReminders } from './automations/reminders
 import { runDocumentsDaily } from './lifecycle/daily-run.ts';
 import { runAppointmentsSoon } from './notifications-internal/appointments-soon.ts';
 import { runRecurringDaily } from './jobs/recurring-daily.ts';
+import { runBillingDaily } from './billing/billing-daily.ts';
 
 /**
  * The jobs the worker runs at each pass (every minute); main.ts and `fieldwork worker` hand them over.
  * All but the visit reminders run once per workspace and local day (runDaily); E24's visit
  * reminders look at every pass for the visits whose reminder time has come. E20's visits come
- * first, so a visit the run makes for tomorrow is reminded of the same day.
+ * first, so a visit the run makes for tomorrow is reminded of the same day. E22's monthly
+ * invoices come after them, in the first run of each month.
  */
-export const dailyJobs: readonly DailyJob[] = [runRecurringDaily, runAppointmentsSoon, runDocumentsDaily, runDocumentReminders, runVisitReminders];
+export const dailyJobs: readonly DailyJob[] = [runRecurringDaily, runAppointmentsSoon, runDocumentsDaily, runDocumentReminders, runVisitReminders, runBillingDaily];

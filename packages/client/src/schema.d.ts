@@ -691,6 +691,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/quotes/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a quote's deposit payments, oldest paid_on first
+         * @description Scope: `quotes:read`.
+         */
+        get: operations["listQuotePayments"];
+        put?: never;
+        /**
+         * Record a payment of a quote's deposit
+         * @description Scope: `quotes:write`.
+         */
+        post: operations["createQuotePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/requests/{id}/create-quote": {
         parameters: {
             query?: never;
@@ -1723,6 +1747,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billable-work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the work done and not billed yet: one row per job, ordered by client then job
+         * @description Scope: `invoices:read`.
+         */
+        get: operations["getBillableWork"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoice the billable work: one draft per job, sent to clients with an email when `send` is true
+         * @description Scope: `invoices:write`.
+         */
+        post: operations["createInvoicesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe": {
         parameters: {
             query?: never;
@@ -2592,6 +2656,7 @@ export interface components {
             assignee_ids: string[];
             occurrence_date: string | null;
             detached: boolean;
+            invoice_id: number | null;
             created_at: string;
             updated_at: string;
             customer_confirmed_at: string | null;
@@ -2712,6 +2777,8 @@ export interface components {
             tax_rate: number;
             tax_rate_id: number | null;
             total: number;
+            deposit_amount: number;
+            deposit_paid: number;
             status: string;
             custom_fields: unknown;
             approval: {
@@ -3157,6 +3224,22 @@ export interface components {
             /** @description Percent, 1 decimal; null when there is nothing to divide by */
             conversion: number | null;
         };
+        BillableWorkListItem: {
+            job_id: number;
+            contact_id: number | null;
+            contact: {
+                id: number;
+                first_name: string;
+                last_name: string;
+            } | null;
+            property_id: number | null;
+            name: string | null;
+            visits: {
+                id: number;
+                date: string;
+            }[];
+            amount: number;
+        };
         GetSetupLinkBody: {
             token: string;
         };
@@ -3240,6 +3323,7 @@ export interface components {
             assignee_ids: string[];
             occurrence_date: string | null;
             detached: boolean;
+            invoice_id: number | null;
             created_at: string;
             updated_at: string;
         };
@@ -3291,6 +3375,22 @@ export interface components {
             date: string | null;
             expire_on: string | null;
             created_at: string;
+        };
+        QuotePaymentListItem: {
+            id: number;
+            quote_id: number;
+            amount: number;
+            method: string;
+            paid_on: string;
+            reference: string | null;
+            note: string | null;
+            created_at: string;
+            created_by: {
+                /** Format: uuid */
+                id: string;
+                first_name: string | null;
+                last_name: string | null;
+            } | null;
         };
         JobListItem: {
             id: number;
@@ -3692,6 +3792,15 @@ export interface components {
             status: "draft" | "awaiting_response" | "accepted" | "declined" | "expired" | "archived" | "awaiting_deposit";
             comment?: string | null;
         };
+        CreateQuotePaymentBody: {
+            amount: number;
+            /** @enum {unknown} */
+            method?: "cash" | "check" | "card" | "bank_transfer" | "other";
+            /** Format: date */
+            paid_on?: string;
+            reference?: string | null;
+            note?: string | null;
+        };
         CreateJobsSchedulePreviewBody: {
             /** @description An RFC 5545 RRULE value without DTSTART, e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=TU */
             rrule: string;
@@ -3921,15 +4030,6 @@ export interface components {
             /** @enum {unknown} */
             status: "draft" | "sent" | "paid" | "overdue" | "cancelled" | "partially_paid" | "scheduled";
         };
-        CreateInvoicePaymentBody: {
-            amount: number;
-            /** @enum {unknown} */
-            method?: "cash" | "check" | "card" | "bank_transfer" | "other";
-            /** Format: date */
-            paid_on?: string;
-            reference?: string | null;
-            note?: string | null;
-        };
         CreateServiceBody: {
             name: string;
             description?: string | null;
@@ -4123,6 +4223,15 @@ export interface components {
         CreateCalendarFeedResult: {
             /** Format: uri */
             url: string;
+        };
+        CreateInvoicesBatchBody: {
+            /** Format: date */
+            through?: string;
+            job_ids?: number[];
+            contact_ids?: number[];
+            /** @enum {unknown} */
+            payment_terms?: "due_on_receipt" | "net_7" | "net_14" | "net_30" | "net_60" | "net_90";
+            send?: boolean;
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
@@ -6996,6 +7105,83 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listQuotePayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["QuotePaymentListItem"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createQuotePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuotePaymentBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["QuotePaymentListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createQuoteFromRequest: {
         parameters: {
             query?: never;
@@ -7661,7 +7847,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateInvoicePaymentBody"];
+                "application/json": components["schemas"]["CreateQuotePaymentBody"];
             };
         };
         responses: {
@@ -9866,6 +10052,111 @@ export interface operations {
                         pagination: components["schemas"]["Pagination"];
                     };
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getBillableWork: {
+        parameters: {
+            query?: {
+                through?: string;
+                contact_id?: number;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BillableWorkListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createInvoicesBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoicesBatchBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Invoice"][];
+                        meta: {
+                            created: number;
+                            sent: number;
+                            not_sent: number[];
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Invoice"][];
+                        meta: {
+                            created: number;
+                            sent: number;
+                            not_sent: number[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

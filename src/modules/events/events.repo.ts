@@ -35,6 +35,7 @@ export const EVENT_COLUMNS = [
   'customer_confirmed_at',
   'occurrence_date',
   'detached',
+  'invoice_id',
   'created_at',
   'updated_at',
 ] as const;

@@ -52,6 +52,8 @@ export const Event = Type.Object({
   occurrence_date: Nullable(Type.String()),
   /** E21: a visit changed by hand (date, times, assignees): no rule change moves or deletes it. */
   detached: Type.Boolean(),
+  /** E22: the invoice that billed this visit; null until billed. */
+  invoice_id: Nullable(Id),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -13,6 +13,7 @@ import { notFound, ValidationError } from '../../kernel/errors.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { deleteEvent, eventCodec, findEventDetail, insertEvent, jobVisitProgress, listEvents, occurrenceOf, setAssignees, updateEvent } from './events.repo.ts';
 import { skipOccurrence, updateJob } from '../jobs/jobs.service.ts';
+import { billCompletedVisit } from '../billing/billing.service.ts';
 import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 
 export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
@@ -108,7 +109,10 @@ export function eventsService({ db, config }: AppContext): EventsService {
         if (assignees) await setAssignees(trx, auth.workspaceId, id, assignees);
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14
-        if (fields.status !== undefined && fields.status !== existing.status) await advanceJob(trx, auth.workspaceId, event, config.recurringHorizonDays);
+        if (fields.status !== undefined && fields.status !== existing.status) {
+          await advanceJob(trx, auth.workspaceId, event, config.recurringHorizonDays);
+          await billCompletedVisit(trx, auth.workspaceId, auth.userId, event); // E22 per_visit
+        }
         return event;
       }),
     setStatus: (auth, id, { status }) =>
@@ -119,6 +123,7 @@ export function eventsService({ db, config }: AppContext): EventsService {
         const event = await getEventDetail(trx, auth.workspaceId, id);
         await emit(trx, auth.workspaceId, 'event_updated', 'events', event); // E14: status included
         await advanceJob(trx, auth.workspaceId, event, config.recurringHorizonDays);
+        await billCompletedVisit(trx, auth.workspaceId, auth.userId, event); // E22 per_visit
         return event;
       }),
     remove: async (auth, id) => {

@@ -270,6 +270,9 @@ export async function quotePage(db: Kysely<DB>, token: string, id: string) {
     // What the email and the PDF show beside the items (issue 25: the hub left them out).
     message: quote.message,
     paymentInstructions: quote.payment_instructions,
+    // E23: a deposit asked: what was paid and what is still due.
+    depositPaid: quote.deposit_amount > 0 ? money(hub, quote.deposit_paid) : null,
+    depositDue: quote.deposit_amount > 0 ? cents(hub, Math.round(quote.deposit_amount * 100) - Math.round(quote.deposit_paid * 100)) : null,
     date: formatDate(quote.date),
     expireOn: formatDate(quote.expire_on),
     open: quote.status === 'awaiting_response',

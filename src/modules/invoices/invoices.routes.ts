@@ -7,6 +7,7 @@ import { InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceSta
 import { createInvoiceFromJob, invoicesService, setInvoiceStatus } from './invoices.service.ts';
 import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { paymentsRoutes } from './payments.routes.ts';
+import { carryDeposit } from './payments.service.ts';
 
 export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
   crudRoutes(app, {
@@ -34,7 +35,9 @@ export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };
-      const data = await transact(ctx.db, req.auth, (trx) => createInvoiceFromJob(trx, req.auth.workspaceId, req.auth.userId, id));
+      const { workspaceId, userId } = req.auth;
+      // E23: the quote's deposit, paid and not carried yet, becomes the invoice's payments.
+      const data = await transact(ctx.db, req.auth, async (trx) => carryDeposit(trx, workspaceId, userId, await createInvoiceFromJob(trx, workspaceId, userId, id)));
       return reply.code(201).send({ success: true, data });
     },
   );

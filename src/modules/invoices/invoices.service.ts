@@ -9,6 +9,9 @@ import { checkReferences } from '../../db/references.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { dayMs } from '../../domain/zoned-time.ts';
 import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
+import { statusAfterPayments } from '../../domain/money.ts';
+import { unbillInvoice } from '../billing/billing.repo.ts';
+import { releaseDeposits } from './payments.repo.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
@@ -87,9 +90,16 @@ export async function emitTransitions(
 export const invoiceUpdated = (invoice: InvoiceDetail): OutboxEvent => ({ event: 'invoice_updated', resource: 'invoices', data: invoice });
 
 /** The one function that creates an invoice (REST create, E6 from a job): D23, D11, D7, E2, E1 number, D16 events. */
-export async function createInvoice(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: InvoiceCreate): Promise<InvoiceDetail> {
+export async function createInvoice(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  userId: string | null,
+  body: InvoiceCreate,
+  /** E22: the caller read every referenced id from the workspace's own rows in this transaction. */
+  { referencesRead = false } = {},
+): Promise<InvoiceDetail> {
   await checkCustomFields(trx, workspaceId, 'invoice', body.custom_fields, { create: true }); // D23, on every create path
-  await checkReferences(trx, workspaceId, refsOf(body));
+  if (!referencesRead) await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, null, body);
   const due = await dueDateOf(trx, workspaceId, body, null);
   const number = await nextNumber(trx, workspaceId, 'invoices'); // E1
@@ -115,7 +125,15 @@ export async function updateInvoice(trx: Kysely<DB>, workspaceId: number, id: nu
   await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
   const due = await dueDateOf(trx, workspaceId, body, before);
-  const invoice = await updateInvoiceRow(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing, ...due }), updated_at: now() });
+  // E23: a draft that carries a deposit goes out partly (or wholly) paid already (E4).
+  const status = body.status === 'sent' && before.amount_paid > 0 ? statusAfterPayments('sent', pricing.total, Math.round(before.amount_paid * 100)) : body.status;
+  const at = now();
+  // E22, E23: a cancelled invoice bills nothing: its visits are billable again and a deposit it carried goes back.
+  const cancels = body.status === 'cancelled' && before.status !== 'cancelled';
+  const released = cancels ? await releaseDeposits(trx, workspaceId, id) : 0;
+  const paid = released ? { amount_paid_cents: Math.round(before.amount_paid * 100) - released } : {};
+  const invoice = await updateInvoiceRow(trx, workspaceId, id, { ...invoiceCodec.encode({ ...omitPricing(body), ...pricing, ...due, status }), ...paid, updated_at: at });
+  if (cancels) await unbillInvoice(trx, workspaceId, id, at);
   await emitTransitions(trx, workspaceId, before.status, invoice, { last: [invoiceUpdated(invoice)] });
   return invoice;
 }
@@ -161,8 +179,11 @@ export function invoicesService({ db }: AppContext): CrudService<InvoiceQuery, I
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its child invoices lose their parent_id.
       // E4: an invoice with payments stays; read under its row lock so a concurrent payment is seen.
+      // E22: its visits become billable again (events.invoice_id's foreign key sets null).
       await deleteWithAttachments(db, auth, 'invoice', id, 'Invoice', async (trx) => {
-        if ((await findInvoice(trx, auth.workspaceId, id, true)).amount_paid > 0) throw conflict('Invoice has payments');
+        // E23: a deposit it carried goes back to the quote first; any other payment keeps it.
+        const paidCents = Math.round((await findInvoice(trx, auth.workspaceId, id, true)).amount_paid * 100);
+        if (paidCents > (await releaseDeposits(trx, auth.workspaceId, id))) throw conflict('Invoice has payments');
         const gone = await invoices.remove(trx, auth.workspaceId, id);
         if (gone) await emit(trx, auth.workspaceId, 'invoice_deleted', 'invoices', { id }); // E14
         return gone;

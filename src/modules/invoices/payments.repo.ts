@@ -3,6 +3,7 @@ import { shapedQuery } from '../../db/shaped.ts';
 import { dialectOf, type JsonText } from '../../db/json-helpers.ts';
 import { type UserRef, userRefJson } from '../../db/related.ts';
 import type { DB, InvoicePaymentsTable } from '../../db/schema.ts';
+import { addCarried } from '../quotes/deposits.repo.ts';
 
 // E3: the invoice_payments table; the rules (cents, balance, status) are in payments.service.ts.
 
@@ -58,6 +59,22 @@ export function deletePayment(db: Kysely<DB>, workspaceId: number, invoiceId: nu
     .where('workspace_id', '=', workspaceId)
     .where('invoice_id', '=', invoiceId)
     .where('id', '=', paymentId)
-    .returning('amount_cents')
+    .returning(['amount_cents', 'deposit_id'])
     .executeTakeFirst();
+}
+
+/**
+ * E23: takes the invoice's payments carried from a deposit off it and gives their
+ * cents back to the deposit, for the job's next invoice; answers the cents taken off.
+ */
+export async function releaseDeposits(db: Kysely<DB>, workspaceId: number, invoiceId: number): Promise<number> {
+  const carried = await db
+    .deleteFrom('invoice_payments')
+    .where('workspace_id', '=', workspaceId)
+    .where('invoice_id', '=', invoiceId)
+    .where('deposit_id', 'is not', null)
+    .returning(['amount_cents', 'deposit_id'])
+    .execute();
+  for (const p of carried) await addCarried(db, workspaceId, p.deposit_id as number, -p.amount_cents);
+  return carried.reduce((sum, p) => sum + p.amount_cents, 0);
 }

@@ -10,6 +10,7 @@ import type { OutboxEvent } from '../../outbox/emit.ts';
 import { emitTransitions, invoiceUpdated } from './invoices.service.ts';
 import type { Payment, PaymentCreate } from './payments.schemas.ts';
 import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
+import { addCarried, depositsToCarry } from '../quotes/deposits.repo.ts';
 
 // EXTENSIONS E3/E4: payments in integer cents. Each write locks the invoice row
 // (db/locks.ts) first, so concurrent payments and voids of one invoice queue and
@@ -84,5 +85,43 @@ export async function voidPayment(trx: Kysely<DB>, workspaceId: number, invoiceI
   const before = await lockedInvoice(trx, workspaceId, invoiceId);
   const removed = await deletePayment(trx, workspaceId, invoiceId, paymentId);
   if (!removed) throw notFound('Payment');
+  if (removed.deposit_id !== null) await addCarried(trx, workspaceId, removed.deposit_id, -removed.amount_cents); // E23: the deposit is free again
   await settle(trx, workspaceId, before, paidCentsOf(before) - removed.amount_cents);
+}
+
+/**
+ * E23: an invoice made from a job (E6, E22) carries the deposit paid on the job's
+ * quote as its own payments (method, date and reference kept, note "Deposit"), up
+ * to its total; what does not fit stays for the job's next invoice. Each deposit
+ * payment is locked and its carried cents kept, so a deposit is carried once.
+ */
+export async function carryDeposit(trx: Kysely<DB>, workspaceId: number, userId: string | null, invoice: InvoiceDetail): Promise<InvoiceDetail> {
+  if (invoice.quote_id === null) return invoice;
+  const deposits = await depositsToCarry(trx, workspaceId, invoice.quote_id);
+  let room = totalCents(invoice.total) - paidCentsOf(invoice);
+  let carried = 0;
+  for (const d of deposits) {
+    const cents = Math.min(d.amount_cents - d.carried_cents, room);
+    if (cents <= 0) break;
+    await insertPayment(trx, {
+      workspace_id: workspaceId,
+      invoice_id: invoice.id,
+      amount_cents: cents,
+      method: d.method,
+      paid_on: d.paid_on,
+      reference: d.reference,
+      note: 'Deposit',
+      created_by: d.created_by ?? userId,
+      created_at: now(),
+      deposit_id: d.id,
+    });
+    await addCarried(trx, workspaceId, d.id, cents);
+    room -= cents;
+    carried += cents;
+  }
+  if (!carried) return invoice;
+  const paidCents = paidCentsOf(invoice) + carried;
+  const updated = await updateInvoiceRow(trx, workspaceId, invoice.id, { amount_paid_cents: paidCents, status: statusAfterPayments(invoice.status, invoice.total, paidCents), updated_at: now() });
+  await emitTransitions(trx, workspaceId, invoice.status, updated, { last: [invoiceUpdated(updated)] });
+  return updated;
 }

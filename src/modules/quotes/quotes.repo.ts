@@ -23,15 +23,23 @@ import {
 } from '../../db/related.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import { csv } from '../../kernel/schemas.ts';
+import { depositCents, type Unit } from '../../domain/line-items.ts';
+import { fromCents } from '../../domain/money.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
-export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'], omit: ['created_by'] });
+export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'], omit: ['created_by', 'deposit_paid_cents'] });
 export const quotes = tenantRows('quotes');
 
 /** The API record of a row; `extra`: the columns a query joined in, left to its caller. */
 export function quoteOf(row: Selectable<QuotesTable>, extra?: ReadonlySet<string>): Quote {
-  return quoteCodec.decode(row, extra);
+  return Object.assign(quoteCodec.decode(row, extra), depositOf(row));
 }
+
+/** E23: the deposit asked (`deposit_amount`, D7's total and `deposit`) and paid, from the stored cents. */
+export const depositOf = (row: Pick<Selectable<QuotesTable>, 'total' | 'deposit' | 'deposit_unit' | 'deposit_paid_cents'>) => ({
+  deposit_amount: fromCents(depositCents(row.total, row.deposit, row.deposit_unit as Unit)),
+  deposit_paid: fromCents(Number(row.deposit_paid_cents ?? 0)),
+});
 
 const listSpec: ListSpec = {
   id: 'id',

@@ -6,6 +6,7 @@ import { statusRoute } from '../../http/status-route.ts';
 import { QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteStatusBody, QuoteUpdate } from './quotes.schemas.ts';
 import { createQuoteFromRequest, quotesService, setQuoteStatus } from './quotes.service.ts';
 import { IdParams, Ok } from '../../kernel/schemas.ts';
+import { depositsRoutes } from './deposits.routes.ts';
 
 export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
   crudRoutes(app, {
@@ -24,6 +25,7 @@ export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: (auth, id, body) =>
       transact(ctx.db, auth, (trx) => setQuoteStatus(trx, auth.workspaceId, auth.userId, id, body.status, body.comment ?? null)),
   });
+  await depositsRoutes(app, ctx); // E23
   // E6: no body; D3: 201.
   app.post(
     '/requests/:id/create-quote',

@@ -51,6 +51,10 @@ export const Quote = Type.Object({
   message: Nullable(Type.String()),
   payment_instructions: Nullable(Type.String()),
   ...pricingOutput,
+  /** E23: the deposit asked, in money: `deposit`% of the total, or `deposit` dollars (at most the total). */
+  deposit_amount: Type.Number(),
+  /** E23: what the deposit payments add up to. */
+  deposit_paid: Type.Number(),
   status: Type.String(),
   custom_fields: AnyJson,
   /** E8: the customer's approval in the hub; null until then. */

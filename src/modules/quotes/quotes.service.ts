@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { copyLineItems, depositCents, omitPricing, type Pricing, pricingOf } from '../../domain/line-items.ts';
+import { toCents } from '../../domain/money.ts';
 import { resolvePricing } from '../../db/pricing.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
@@ -98,6 +99,15 @@ async function yieldJob(
 }
 
 /**
+ * E23: approving a quote whose deposit is not paid yet moves it to `awaiting_deposit`
+ * instead of `accepted` (and so makes no job); an accepted quote stays accepted.
+ */
+function approvedStatus(status: QuoteStatus, before: string | null, pricing: Pricing, paidCents: number): QuoteStatus {
+  if (status !== 'accepted' || before === 'accepted') return status;
+  return depositCents(pricing.total, pricing.deposit, pricing.deposit_unit) > paidCents ? 'awaiting_deposit' : status;
+}
+
+/**
  * The one function that creates a quote, inside the caller's transaction (the
  * REST create and the template path): D23 custom fields, D11 references, its
  * D13 number and the `new_quote` event (D16). Created as `accepted`, it enters
@@ -106,11 +116,11 @@ async function yieldJob(
  * (one statement), not read back.
  */
 export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: QuoteCreate): Promise<QuoteDetail> {
-  const status: QuoteStatus = body.status ?? 'draft';
-  const inputs = await loadQuoteInputs(trx, workspaceId, body, { quoteFields: true, jobFields: status === 'accepted' });
+  const inputs = await loadQuoteInputs(trx, workspaceId, body, { quoteFields: true, jobFields: body.status === 'accepted' });
   validateCustomFields(inputs.quoteDefs, body.custom_fields, { create: true }); // D23, on every create path
   if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(body)); // D11: names each missing reference
   const pricing = await resolvePricing(trx, workspaceId, null, body);
+  const status: QuoteStatus = approvedStatus(body.status ?? 'draft', null, pricing, 0);
   const number = await nextNumber(trx, workspaceId, 'quotes');
   const at = now();
   const quote = await insertQuote(trx, {
@@ -171,8 +181,9 @@ export async function updateQuote(
     if (inputs.missing) await checkReferences(trx, workspaceId, refsOf(body)); // D11
   }
   const pricing = await resolvePricing(trx, workspaceId, pricingOf(before), body);
+  const status = body.status && approvedStatus(body.status, before.status, pricing, toCents(before.deposit_paid) ?? 0);
   const at = now();
-  const updated = await updateQuoteRow(trx, workspaceId, id, { ...quoteCodec.encode({ ...omitPricing(body), ...pricing }), updated_at: at });
+  const updated = await updateQuoteRow(trx, workspaceId, id, { ...quoteCodec.encode({ ...omitPricing(body), ...pricing, status }), updated_at: at });
   const quote = updated.quote;
   const status_changes = [...before.status_changes];
   if (body.status !== undefined && (change || quote.status !== before.status)) {

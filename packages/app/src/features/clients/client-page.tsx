@@ -3,7 +3,7 @@
 import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { DocumentSection, RecordTable } from '../../components/documents.tsx';
 import { Files } from '../../components/files.tsx';
@@ -32,6 +32,13 @@ export function ClientPage() {
   const invoices = useQuery({ queryKey: ['invoices', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: per } })), enabled: seesInvoices });
   // A89: visits of the client's jobs and requests from today on (one still running included), not completed or cancelled.
   const today = todayIn(ws.timezone);
+  const navigate = useNavigate();
+  // A8: "New invoice" makes a draft for this client, dated today, and opens it for editing.
+  const newInvoice = useApiAction({
+    run: (_: void, { idempotencyKey }) =>
+      unwrap(api.POST('/api/v1/invoices', { body: { contact_id: id, date: today, status: 'draft' }, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: (created) => navigate(`/invoices/${created.data.id}/edit`),
+  });
   const upcoming = useQuery({
     queryKey: ['events', 'contact', id, today],
     queryFn: () =>
@@ -68,6 +75,11 @@ export function ClientPage() {
           {can('jobs:write') && (
             <Button component={Link} to={`/jobs/new?client=${id}`} variant="default">
               New job
+            </Button>
+          )}
+          {can('invoices:write') && (
+            <Button onClick={() => newInvoice.run()} loading={newInvoice.pending} variant="default">
+              New invoice
             </Button>
           )}
         </Group>

@@ -35,7 +35,7 @@ function Home() {
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
           <Count label="New requests" to="/requests?tab=new" value={d?.new_requests} />
           <Count label="Quotes awaiting response" to="/quotes?tab=awaiting_response" value={d?.quotes_awaiting_response} />
-          <Count label="Jobs to invoice" to="/jobs?tab=to_invoice" value={d?.jobs_to_invoice} />
+          <Count label="Jobs to invoice" to="/jobs?tab=to_invoice" value={d?.jobs_to_invoice} more={{ label: 'Invoice work', to: '/invoices/batch' }} />
           <Count
             label="Overdue invoices"
             to="/invoices?tab=overdue"
@@ -92,7 +92,7 @@ function Payments({ months, format }: { months: { month: string; amount: number;
   );
 }
 
-function Count({ label, to, value, extra }: { label: string; to: string; value: number | null | undefined; extra?: string }) {
+function Count({ label, to, value, extra, more }: { label: string; to: string; value: number | null | undefined; extra?: string; more?: { label: string; to: string } }) {
   if (value === null) return null; // a section this session may not read
   return (
     <Card withBorder padding="sm">
@@ -106,6 +106,12 @@ function Count({ label, to, value, extra }: { label: string; to: string; value: 
         <Text size="sm" c="dimmed" data-amount-due>
           {extra}
         </Text>
+      )}
+      {/* A8: the jobs to invoice are billed from "Invoice work". */}
+      {more && (
+        <Anchor component={Link} to={more.to} size="sm">
+          {more.label}
+        </Anchor>
       )}
     </Card>
   );

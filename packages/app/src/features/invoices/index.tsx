@@ -3,13 +3,14 @@
 // server), and the invoice's page: Send to client, Download PDF, Record
 // payment (E3's errors in the dialog), Void per payment, E4's status.
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Modal, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { useApiAction } from '../../components/api-action.tsx';
-import { FormError, useApiForm } from '../../components/api-form.tsx';
+import { PaymentForm } from '../../components/payment-form.tsx';
+import { BatchPage } from './batch-page.tsx';
 import { pageQuery } from '../../components/data-list.tsx';
 import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
@@ -25,18 +26,18 @@ import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 
+/** A8: the statuses of an invoice that went out and can be voided (cancelled). */
+const VOIDABLE = ['scheduled', 'sent', 'partially_paid', 'overdue'];
 const STATUSES = ['draft', 'scheduled', 'sent', 'partially_paid', 'overdue', 'paid', 'cancelled'] as const;
 const TERMS = ['due_on_receipt', 'net_7', 'net_14', 'net_30', 'net_60', 'net_90'] as const;
 type Terms = (typeof TERMS)[number];
 const asTerms = (v: string | undefined): Terms | undefined => TERMS.find((t) => t === v);
-const METHODS = ['cash', 'check', 'card', 'bank_transfer', 'other'] as const;
-type Method = (typeof METHODS)[number];
-const asMethod = (v: string): Method => METHODS.find((m) => m === v) ?? 'other';
 
 export default function InvoicesRoutes() {
   return (
     <Routes>
       <Route index element={<InvoicesList />} />
+      <Route path="batch" element={<BatchPage />} />
       <Route path=":id" element={<InvoicePage />} />
       <Route path=":id/edit" element={<InvoiceEditor />} />
       <Route path="*" element={<NotFound />} />
@@ -64,6 +65,11 @@ function InvoicesList() {
         unwrap(api.GET('/api/v1/invoices', { params: { query: { expand: 'contact', ...pageQuery(p, ['number', 'total', 'due_date', 'created_at'] as const), status: tabStatus(STATUSES, p.tab) } } }))
       }
       empty="No invoices."
+      actions={
+        <Button component={Link} to="/invoices/batch" variant="default">
+          Invoice work
+        </Button>
+      }
     />
   );
 }
@@ -132,6 +138,20 @@ function InvoicePage() {
     run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/notifications', { body: { type: 'invoice_to_customer', module_id: id }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
+  const navigate = useNavigate();
+  // A8: "Delete" a draft, "Void" (cancel) one that went out; E22: either makes its visits billable again.
+  const remove = useApiAction({
+    run: (_: void, { idempotencyKey }) => unwrap(api.DELETE('/api/v1/invoices/{id}', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['invoices'] });
+      navigate('/invoices');
+    },
+  });
+  const cancel = useApiAction({
+    run: (_: void, { idempotencyKey }) =>
+      unwrap(api.PUT('/api/v1/invoices/{id}/status', { params: { path: { id } }, body: { status: 'cancelled' }, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: refresh,
+  });
   const voidPayment = useApiAction({
     run: (paymentId: number, { idempotencyKey }) =>
       unwrap(api.DELETE('/api/v1/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } }, headers: { 'idempotency-key': idempotencyKey } })),
@@ -140,7 +160,7 @@ function InvoicePage() {
   if (invoice.isError) return <Page title="Invoice not found">The invoice does not exist or was deleted.</Page>;
   if (!invoice.data) return <Loader aria-label="Loading" />;
   const inv = invoice.data.data;
-  const failure = send.error ?? voidPayment.error;
+  const failure = send.error ?? voidPayment.error ?? remove.error ?? cancel.error;
   return (
     <Page
       title={`Invoice #${inv.number}`}
@@ -158,6 +178,16 @@ function InvoicePage() {
           <Button variant="default" onClick={() => setPaying(true)}>
             Record payment
           </Button>
+          {inv.status === 'draft' && (
+            <Button variant="default" color="red" onClick={() => remove.run()} loading={remove.pending}>
+              Delete
+            </Button>
+          )}
+          {VOIDABLE.includes(inv.status) && (
+            <Button variant="default" color="red" onClick={() => cancel.run()} loading={cancel.pending}>
+              Void
+            </Button>
+          )}
         </Group>
       }
     >
@@ -239,41 +269,18 @@ function InvoicePage() {
         <Files moduleType="invoice" moduleId={id} />
       </DocumentSection>
       <Modal opened={paying} onClose={() => setPaying(false)} title="Record payment" closeButtonProps={{ 'aria-label': 'Close' }}>
-        {paying && <PaymentForm invoiceId={id} balance={inv.balance} today={todayIn(ws.timezone)} onDone={() => setPaying(false)} />}
+        {paying && (
+          <PaymentForm
+            amount={inv.balance}
+            today={todayIn(ws.timezone)}
+            save={(body, { idempotencyKey }) => unwrap(api.POST('/api/v1/invoices/{id}/payments', { params: { path: { id } }, body, headers: { 'idempotency-key': idempotencyKey } }))}
+            onDone={() => {
+              void client.invalidateQueries({ queryKey: ['invoices'] });
+              setPaying(false);
+            }}
+          />
+        )}
       </Modal>
     </Page>
-  );
-}
-
-function PaymentForm({ invoiceId, balance, today, onDone }: { invoiceId: number; balance: number; today: string; onDone: () => void }) {
-  const client = useQueryClient();
-  const { form, onSubmit, pending, error } = useApiForm({
-    initialValues: { amount: balance as number | string, method: 'other', paid_on: today, reference: '' },
-    submit: (v, { idempotencyKey }) =>
-      unwrap(
-        api.POST('/api/v1/invoices/{id}/payments', {
-          params: { path: { id: invoiceId } },
-          body: { amount: Number(v.amount), method: asMethod(v.method), paid_on: v.paid_on, reference: v.reference || null },
-          headers: { 'idempotency-key': idempotencyKey },
-        }),
-      ),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['invoices'] });
-      onDone();
-    },
-  });
-  return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="sm">
-        <FormError error={error} />
-        <NumberInput label="Amount" min={0} decimalScale={2} {...form.getInputProps('amount')} />
-        <ComboSelect label="Method" allowDeselect={false} data={METHODS.map((m) => ({ value: m, label: statusLabel(m) }))} {...form.getInputProps('method')} />
-        <TextInput label="Date" type="date" {...form.getInputProps('paid_on')} />
-        <TextInput label="Reference" {...form.getInputProps('reference')} />
-        <Button type="submit" loading={pending}>
-          Save payment
-        </Button>
-      </Stack>
-    </form>
   );
 }

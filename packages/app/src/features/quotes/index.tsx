@@ -2,9 +2,10 @@
 // quote's page: what the customer sees, status history, Send to client,
 // Download PDF, Mark as accepted, Convert to job, the customer's answer (E8).
 import type { components } from '@fieldwork/client';
-import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { PaymentForm } from '../../components/payment-form.tsx';
 import { ComboSelect } from '../../components/combo-select.tsx';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
 import { pageQuery } from '../../components/data-list.tsx';
@@ -20,7 +21,7 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
-import { formatDate, formatDateTime, money, statusLabel } from '../../lib/format.ts';
+import { formatDate, formatDateTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 
 const STATUSES = ['draft', 'awaiting_response', 'accepted', 'declined', 'expired', 'archived', 'awaiting_deposit'] as const;
@@ -172,6 +173,12 @@ function QuotePage() {
       unwrap(api.PUT('/api/v1/quotes/{id}/status', { params: { path: { id } }, body: { status: 'accepted' }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
+  const [paying, setPaying] = useState(false);
+  const deposits = useQuery({
+    queryKey: ['quotes', id, 'payments'],
+    queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}/payments', { params: { path: { id } } })),
+    enabled: (quote.data?.data.deposit_amount ?? 0) > 0,
+  });
   if (quote.isError) return <Page title="Quote not found">The quote does not exist or was deleted.</Page>;
   if (!quote.data) return <Loader aria-label="Loading" />;
   const q = quote.data.data;
@@ -190,11 +197,12 @@ function QuotePage() {
           <Button component="a" href={`/api/v1/quotes/${id}/pdf`} download variant="default">
             Download PDF
           </Button>
-          {q.status !== 'accepted' && (
+          {q.status !== 'accepted' && q.status !== 'awaiting_deposit' && (
             <Button onClick={() => accept.run()} loading={accept.pending} variant="default">
               Mark as accepted
             </Button>
           )}
+          {q.status === 'awaiting_deposit' && <Button onClick={() => setPaying(true)}>Record deposit</Button>}
           {q.status === 'accepted' && q.job && (
             <Button onClick={() => q.job && navigate(`/jobs/${q.job.id}`)}>Convert to job</Button>
           )}
@@ -225,6 +233,40 @@ function QuotePage() {
         </Group>
       </Paper>
       <DocumentView items={q.line_items} pricing={q} workspace={ws} />
+      {q.deposit_amount > 0 && (
+        <DocumentSection title="Deposit">
+          <Text>
+            Deposit: <span data-testid="deposit-amount">{money(q.deposit_amount, ws)}</span>, paid {money(q.deposit_paid, ws)}
+            {q.status === 'awaiting_deposit' ? `, due ${money(Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100, ws)}` : ''}
+          </Text>
+          {(deposits.data?.data ?? []).length > 0 && (
+            <Table aria-label="Deposit payments">
+              <Table.Tbody>
+                {(deposits.data?.data ?? []).map((p) => (
+                  <Table.Tr key={p.id}>
+                    <Table.Td>{formatDate(p.paid_on)}</Table.Td>
+                    <Table.Td>{statusLabel(p.method)}</Table.Td>
+                    <Table.Td ta="right">{money(p.amount, ws)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </DocumentSection>
+      )}
+      <Modal opened={paying} onClose={() => setPaying(false)} title="Record deposit" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {paying && (
+          <PaymentForm
+            amount={Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100}
+            today={todayIn(ws.timezone)}
+            save={(body, { idempotencyKey }) => unwrap(api.POST('/api/v1/quotes/{id}/payments', { params: { path: { id } }, body, headers: { 'idempotency-key': idempotencyKey } }))}
+            onDone={() => {
+              void refresh();
+              setPaying(false);
+            }}
+          />
+        )}
+      </Modal>
       {q.message && (
         <DocumentSection title="Message">
           <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{q.message}</Text>

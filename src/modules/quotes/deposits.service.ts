@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
+import { parseJson } from '../../db/json-helpers.ts';
+import { locked } from '../../db/locks.ts';
+import type { DB } from '../../db/schema.ts';
+import { depositCents, type Unit } from '../../domain/line-items.ts';
+import { fromCents, toCents } from '../../domain/money.ts';
+import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
+import { emit } from '../../outbox/emit.ts';
+import { workspaceToday } from '../invoices/invoices.repo.ts';
+import type { PaymentCreate } from '../invoices/payments.schemas.ts';
+import { type DepositRow, depositsOf, insertDeposit } from './deposits.repo.ts';
+import type { DepositPayment } from './deposits.schemas.ts';
+import { getQuoteDetail, setQuoteStatus } from './quotes.service.ts';
+
+// EXTENSIONS E23: a quote's deposit payments, with E3's body, rules and shapes, in
+// integer cents. The quote row is locked first, so concurrent payments queue and
+// each sees what the previous one paid. When the payments reach `deposit_amount`, an
+// `awaiting_deposit` quote is accepted (D14: its job is made, `quote_accepted`).
+
+const depositOfRow = (p: DepositRow): DepositPayment => ({
+  id: p.id,
+  quote_id: p.quote_id,
+  amount: fromCents(p.amount_cents),
+  method: p.method,
+  paid_on: p.paid_on,
+  reference: p.reference,
+  note: p.note,
+  created_at: p.created_at,
+  created_by: parseJson(p.user),
+});
+
+/** The statuses a deposit may be paid in. */
+const TAKES_DEPOSIT = ['awaiting_deposit', 'accepted'];
+
+export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: string | null, quoteId: number, body: PaymentCreate): Promise<DepositPayment> {
+  const quote = await locked(
+    trx,
+    trx
+      .selectFrom('quotes')
+      .select(['id', 'status', 'total', 'deposit', 'deposit_unit', 'deposit_paid_cents'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', quoteId),
+  ).executeTakeFirst();
+  if (!quote) throw notFound('Quote');
+  const cents = toCents(body.amount);
+  if (cents === null) throw invalidField(['amount'], 'must have at most 2 decimals');
+  if (!TAKES_DEPOSIT.includes(quote.status)) throw conflict('Quote is not awaiting a deposit');
+  const asked = depositCents(quote.total, quote.deposit, quote.deposit_unit as Unit);
+  const paid = Number(quote.deposit_paid_cents);
+  if (cents > asked - paid) throw new AppError(400, 'Payment exceeds the deposit due');
+  const row = await insertDeposit(trx, {
+    workspace_id: workspaceId,
+    quote_id: quoteId,
+    amount_cents: cents,
+    method: body.method ?? 'other',
+    paid_on: body.paid_on ?? (await workspaceToday(trx, workspaceId)),
+    reference: body.reference ?? null,
+    note: body.note ?? null,
+    created_by: userId,
+    created_at: now(),
+  });
+  await trx
+    .updateTable('quotes')
+    .set({ deposit_paid_cents: paid + cents, updated_at: now() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', quoteId)
+    .execute();
+  if (quote.status === 'awaiting_deposit' && paid + cents >= asked) {
+    await setQuoteStatus(trx, workspaceId, userId, quoteId, 'accepted'); // D14, with its own quote_updated
+  } else {
+    await emit(trx, workspaceId, 'quote_updated', 'quotes', await getQuoteDetail(trx, workspaceId, quoteId)); // E14: the paid amount changed
+  }
+  return depositOfRow(row);
+}
+
+/** E23: the quote's deposit payments, oldest `paid_on` first. */
+export async function listDeposits(db: Kysely<DB>, workspaceId: number, quoteId: number): Promise<DepositPayment[]> {
+  const rows = await depositsOf(db, workspaceId, quoteId);
+  if (!rows) throw notFound('Quote');
+  return rows.map(depositOfRow);
+}
