@@ -30,8 +30,14 @@ describe('list CSV', () => {
       created_at: at,
       updated_at: at,
     });
-    await t.db.insertInto('contacts').values(Array.from({ length: leads }, (_, i) => row(ws.workspace.id, i, 'lead'))).execute();
-    await t.db.insertInto('contacts').values([row(ws.workspace.id, 9000, 'customer'), row(other.workspace.id, 9001, 'lead')]).execute();
+    await t.db
+      .insertInto('contacts')
+      .values(Array.from({ length: leads }, (_, i) => row(ws.workspace.id, i, 'lead')))
+      .execute();
+    await t.db
+      .insertInto('contacts')
+      .values([row(ws.workspace.id, 9000, 'customer'), row(other.workspace.id, 9001, 'lead')])
+      .execute();
   });
   after(() => t.close());
 

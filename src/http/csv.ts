@@ -68,11 +68,18 @@ export function registerListCsv(app: FastifyInstance): void {
     const query = route.schema.querystring as Schema & { properties: Record<string, Schema> };
     route.schema.querystring = {
       ...query,
-      properties: { ...query.properties, format: { type: 'string', enum: ['json', 'csv'], description: '`csv`: every row (all pages, the same filters) as CSV' } },
+      properties: {
+        ...query.properties,
+        format: { type: 'string', enum: ['json', 'csv'], description: '`csv`: every row (all pages, the same filters) as CSV' },
+      },
     };
     const response = route.schema.response as Record<string, unknown>;
     route.schema.response = { ...response, 200: jsonOrCsv(response[200], 'A page of rows, or (format=csv) every row as CSV') };
-    const name = route.url.split('/').filter((s) => s && !s.startsWith(':')).pop() ?? 'export';
+    const name =
+      route.url
+        .split('/')
+        .filter((s) => s && !s.startsWith(':'))
+        .pop() ?? 'export';
     const handler = route.handler;
     route.handler = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       const csv = wantsCsv(req);
