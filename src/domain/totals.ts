@@ -91,4 +91,3 @@ export function computeTotals(items: readonly TotalsItem[], terms: PricingTerms)
   }
   return { subtotal: Number(subtotal), discount: Number(discount), tax: Number(tax), total: Number(total) };
 }
-

@@ -59,3 +59,16 @@ export function uploadLinksAfter(db: Kysely<DB>, workspaceId: number, afterId: n
     .limit(limit)
     .execute();
 }
+
+/** A finished export's ZIP by its storage key (`<workspace id>/<hex>.zip`), as /files serves it. */
+export async function findExportFile(db: Kysely<DB>, key: string): Promise<{ mime_type: string; original_file_name: string } | undefined> {
+  const workspaceId = Number(key.slice(0, key.indexOf('/')));
+  if (!Number.isInteger(workspaceId) || workspaceId < 1) return undefined;
+  const row = await db
+    .selectFrom('exports')
+    .select(['workspace_id', 'finished_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('file_key', '=', key)
+    .executeTakeFirst();
+  return row && { mime_type: 'application/zip', original_file_name: `fieldwork-export-${row.workspace_id}-${(row.finished_at ?? '').slice(0, 10)}.zip` };
+}

@@ -74,19 +74,17 @@ export interface CsvRow {
 
 /** The file's data rows, streamed (the header row skipped). */
 export async function* csvRows(stream: Readable, layout: CsvLayout): AsyncGenerator<CsvRow> {
-  const parser = stream
-    .pipe(iconv.decodeStream(layout.encoding))
-    .pipe(
-      parse({
-        delimiter: layout.delimiter,
-        bom: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        skip_records_with_empty_values: true,
-        info: true,
-        from: 2,
-      }),
-    );
+  const parser = stream.pipe(iconv.decodeStream(layout.encoding)).pipe(
+    parse({
+      delimiter: layout.delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      info: true,
+      from: 2,
+    }),
+  );
   stream.once('error', (err) => parser.destroy(err)); // pipe() does not pass a source's error on
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) yield { cells: record, line: info.lines };
 }

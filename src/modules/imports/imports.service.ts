@@ -84,6 +84,29 @@ export function columnsOf(kind: ImportKind, header: string[], mappingText: strin
   return columns;
 }
 
+/** A queued import's row: the API's and `fieldwork import`'s. */
+export function newImport(workspaceId: number, userId: string | null, kind: ImportKind, dryRun: boolean, columns: (string | null)[], fileKey: string) {
+  const at = now();
+  return {
+    workspace_id: workspaceId,
+    kind,
+    status: 'queued',
+    dry_run: dryRun ? 1 : 0,
+    mapping: JSON.stringify(columns),
+    file_key: fileKey,
+    created_by: userId,
+    rows: 0,
+    processed: 0,
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    errors: '[]',
+    attempts: 0,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 export function importsService({ db }: AppContext, storage: Storage) {
   return {
     /** Checks the form and the file's header, stores the file and queues the import (202). */
@@ -104,25 +127,7 @@ export function importsService({ db }: AppContext, storage: Storage) {
       await storage.put(file!.staged, PRIVATE_BUCKET, key);
       try {
         return await transact(db, auth, async (trx) => {
-          const at = now();
-          const row = await insertImport(trx, {
-            workspace_id: auth.workspaceId,
-            kind,
-            status: 'queued',
-            dry_run: dryRun === 'true' || dryRun === '1' ? 1 : 0,
-            mapping: JSON.stringify(columns),
-            file_key: key,
-            created_by: auth.userId,
-            rows: 0,
-            processed: 0,
-            created: 0,
-            updated: 0,
-            skipped: 0,
-            errors: '[]',
-            attempts: 0,
-            created_at: at,
-            updated_at: at,
-          });
+          const row = await insertImport(trx, newImport(auth.workspaceId, auth.userId, kind, dryRun === 'true' || dryRun === '1', columns, key));
           return importView(row);
         });
       } catch (err) {
