@@ -73,8 +73,10 @@ export function registerListCsv(app: FastifyInstance): void {
         format: { type: 'string', enum: ['json', 'csv'], description: '`csv`: every row (all pages, the same filters) as CSV' },
       },
     };
-    const response = route.schema.response as Record<string, unknown>;
-    route.schema.response = { ...response, 200: jsonOrCsv(response[200], 'A page of rows, or (format=csv) every row as CSV') };
+    // F307: the OpenAPI answer stays the JSON page, so generated clients keep their typed lists;
+    // the CSV is told by the `format` parameter and the description.
+    const note = 'With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.';
+    route.schema.description = route.schema.description ? `${route.schema.description} ${note}` : note;
     const name =
       route.url
         .split('/')
