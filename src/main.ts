@@ -5,8 +5,8 @@ import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { createDb, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { builtAppDir } from './http/app-pages.ts';
 import { messageOf } from './kernel/errors.ts';
+import { builtAppDir } from './http/app-pages.ts';
 import { backgroundTasks } from './modules/background.ts';
 import { dailyJobs } from './modules/daily-jobs.ts';
 import { Worker } from './outbox/worker.ts';
@@ -76,8 +76,7 @@ try {
 if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${new URL(address).port}`;
 // The address it really listens on (Fastify's answer turns 0.0.0.0 into 127.0.0.1,
 // which reads as "local only"), and the base of the links it sends (PUBLIC_URL).
-const hostOf = (a: ReturnType<http.Server['address']>) =>
-  a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]` : a.address) : new URL(address).hostname;
+const hostOf = (a: ReturnType<http.Server['address']>) => (a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]` : a.address) : new URL(address).hostname);
 const listening = app.server.address();
 const listenUrl = listening && typeof listening === 'object' ? `http://${hostOf(listening)}:${listening.port}` : address;
 const metricsAddress = metricsServer?.address();
@@ -85,18 +84,7 @@ const metricsNote = metricsAddress && typeof metricsAddress === 'object' ? `; me
 app.log.info(`Fieldwork listening on ${listenUrl} (links use ${config.publicUrl})${metricsNote}`);
 
 // WORKER=embedded: this process also delivers webhooks; with `off`, `fieldwork worker` processes do.
-const worker =
-  config.worker === 'embedded'
-    ? new Worker({
-        db: database.db,
-        dialect: database.dialect,
-        config,
-        log: app.log,
-        daily: dailyJobs,
-        tasks: backgroundTasks(database.db, config, app.log),
-        retentionMs: config.retention,
-      })
-    : null;
+const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs, tasks: backgroundTasks(database.db, config, app.log), retentionMs: config.retention }) : null;
 worker?.start();
 
 let stopping = false;

@@ -23,9 +23,7 @@ describe('setup links', () => {
   after(() => t.close());
 
   test('a new owner signs in in three steps: workspace create, open setup_url, sign in', async () => {
-    const created = await spawnCli(t.url, ['workspace', 'create', '--name', 'Fresh Co', '--owner-email', 'Founder@Fresh.test', '--json'], {
-      PUBLIC_URL: ORIGIN,
-    });
+    const created = await spawnCli(t.url, ['workspace', 'create', '--name', 'Fresh Co', '--owner-email', 'Founder@Fresh.test', '--json'], { PUBLIC_URL: ORIGIN });
     assert.equal(created.code, 0, created.stderr);
     const { workspace, owner } = JSON.parse(created.stdout);
     assert.match(owner.setup_url, /^http:\/\/fieldwork\.test\/app\/setup\/[A-Za-z0-9_-]{43}$/);
@@ -38,13 +36,7 @@ describe('setup links', () => {
     assert.ok(days > 6.99 && days <= 7, `valid 7 days (${days})`);
 
     const info = await call(t.app, 'POST', '/api/auth/setup-info', { body: { token } });
-    assert.deepEqual(info.body.data, {
-      email: 'founder@fresh.test',
-      first_name: null,
-      last_name: null,
-      workspace: { id: workspace.id, name: 'Fresh Co' },
-      has_password: false,
-    });
+    assert.deepEqual(info.body.data, { email: 'founder@fresh.test', first_name: null, last_name: null, workspace: { id: workspace.id, name: 'Fresh Co' }, has_password: false });
 
     const res = await call(t.app, 'POST', '/api/auth/setup', { body: { token, first_name: 'Fran', last_name: 'Founder', password: PASSWORD } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -61,9 +53,7 @@ describe('setup links', () => {
 
   test('user add and user link print setup links; a fresh link works, an expired or unknown one is 400', async () => {
     const ws = await seedWorkspace(t.db);
-    const added = await spawnCli(t.url, ['user', 'add', '--workspace', String(ws.workspace.id), '--email', 'crew@example.test', '--role', 'member', '--json'], {
-      PUBLIC_URL: ORIGIN,
-    });
+    const added = await spawnCli(t.url, ['user', 'add', '--workspace', String(ws.workspace.id), '--email', 'crew@example.test', '--role', 'member', '--json'], { PUBLIC_URL: ORIGIN });
     assert.equal(added.code, 0, added.stderr);
     const { user } = JSON.parse(added.stdout);
     assert.match(user.setup_url, /\/app\/setup\//);
@@ -76,11 +66,7 @@ describe('setup links', () => {
     assert.notEqual(wrong.code, 0);
 
     // The first link, expired.
-    await t.db
-      .updateTable('auth_links')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('token_hash', '=', hashToken(tokenOf(user.setup_url)))
-      .execute();
+    await t.db.updateTable('auth_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hashToken(tokenOf(user.setup_url))).execute();
     for (const token of [tokenOf(user.setup_url), 'nope', tokenOf(setup_url).replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))]) {
       const res = await call(t.app, 'POST', '/api/auth/setup', { body: { token, first_name: 'C', last_name: 'Rew', password: PASSWORD } });
       assert.equal(res.status, 400);
@@ -98,14 +84,9 @@ describe('setup links', () => {
       assert.deepEqual(res.body.details, [{ path: ['password'], message }]);
     }
     const missing = await call(t.app, 'POST', '/api/auth/setup', { body: { token: tokenOf(setup_url) } });
-    assert.deepEqual(
-      missing.body.details.map((d: { path: string[] }) => d.path[0]),
-      ['first_name', 'last_name', 'password'],
-    );
+    assert.deepEqual(missing.body.details.map((d: { path: string[] }) => d.path[0]), ['first_name', 'last_name', 'password']);
     assert.equal(await t.db.selectFrom('accounts').select('id').where('email', '=', 'crew@example.test').executeTakeFirst(), undefined);
-    const ok = await call(t.app, 'POST', '/api/auth/setup', {
-      body: { token: tokenOf(setup_url), first_name: 'C', last_name: 'Rew', password: 'x'.repeat(200) },
-    });
+    const ok = await call(t.app, 'POST', '/api/auth/setup', { body: { token: tokenOf(setup_url), first_name: 'C', last_name: 'Rew', password: 'x'.repeat(200) } });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.data.user.role, 'member');
     const account = await t.db.selectFrom('accounts').select('password_hash').where('email', '=', 'crew@example.test').executeTakeFirstOrThrow();
@@ -131,9 +112,7 @@ describe('a person in two workspaces', () => {
     const { url } = await mintSetupLink(t.db, b.workspace.id, member.user_id, ORIGIN);
     const info = await call(t.app, 'POST', '/api/auth/setup-info', { body: { token: tokenOf(url) } });
     assert.equal(info.body.data.has_password, true);
-    const anonymous = await call(t.app, 'POST', '/api/auth/setup', {
-      body: { token: tokenOf(url), first_name: 'X', last_name: 'Y', password: 'new password 123' },
-    });
+    const anonymous = await call(t.app, 'POST', '/api/auth/setup', { body: { token: tokenOf(url), first_name: 'X', last_name: 'Y', password: 'new password 123' } });
     assert.equal(anonymous.status, 401, 'no session: sign in first');
     assert.equal((await signIn(t.app, a.owner.email)).me.workspace.id, a.workspace.id, 'the password is unchanged');
     const noCsrf = await call(t.app, 'POST', '/api/auth/setup', { cookie: browser.cookie, body: { token: tokenOf(url) } });
@@ -155,10 +134,7 @@ describe('a person in two workspaces', () => {
   test("a new person's setup ignores whatever session the browser already has", async () => {
     const m = await seedUser(t.db, a.workspace.id, 'member');
     const { url } = await mintSetupLink(t.db, a.workspace.id, m.user_id, ORIGIN);
-    const res = await call(t.app, 'POST', '/api/auth/setup', {
-      cookie: browser.cookie,
-      body: { token: tokenOf(url), first_name: 'New', last_name: 'Person', password: PASSWORD },
-    });
+    const res = await call(t.app, 'POST', '/api/auth/setup', { cookie: browser.cookie, body: { token: tokenOf(url), first_name: 'New', last_name: 'Person', password: PASSWORD } });
     assert.equal(res.status, 200);
     assert.equal(res.body.data.user.id, m.user_id);
     assert.notEqual(cookieOf(res), browser.cookie);
@@ -317,11 +293,7 @@ describe('forgot and reset password, by real email', () => {
     assert.equal(msg.type, 'password_reset');
     assert.equal(msg.workspace_id, ws.workspace.id);
     const token = /reset-password\/([A-Za-z0-9_-]{43})/.exec(msg.body_text)![1];
-    await t.db
-      .updateTable('auth_links')
-      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
-      .where('token_hash', '=', hashToken(token))
-      .execute();
+    await t.db.updateTable('auth_links').set({ expires_at: new Date(Date.now() - 1).toISOString() }).where('token_hash', '=', hashToken(token)).execute();
     const res = await call(t.app, 'POST', '/api/auth/reset-password', { body: { token, password: 'a fresh new password' } });
     assert.deepEqual(res.body, { success: false, error: 'Invalid or expired link' });
     // A member who never set a password may set one this way (it proves the email, as a setup link does).

@@ -82,10 +82,7 @@ describe('sessions', () => {
     }
     const c = await b.post('/api/v1/contacts', { first_name: 'Ok', last_name: 'Then' });
     for (const method of ['PUT', 'DELETE']) {
-      const res = await call(t.app, method, `/api/v1/contacts/${c.body.data.id}`, {
-        cookie: b.cookie,
-        body: method === 'DELETE' ? undefined : { first_name: 'Changed' },
-      });
+      const res = await call(t.app, method, `/api/v1/contacts/${c.body.data.id}`, { cookie: b.cookie, body: method === 'DELETE' ? undefined : { first_name: 'Changed' } });
       assert.equal(res.status, 403, method);
     }
     const after = await t.db.selectFrom('contacts').select(['id', 'first_name']).execute();
@@ -102,11 +99,7 @@ describe('sessions', () => {
 
   test('a bearer key is unchanged beside a cookie, and needs no CSRF token', async () => {
     const b = await signIn(t.app, ws.owner.email);
-    const res = await call(t.app, 'POST', '/api/v1/contacts', {
-      cookie: b.cookie,
-      headers: { authorization: `Bearer ${ws.token}` },
-      body: { first_name: 'Key', last_name: 'Write' },
-    });
+    const res = await call(t.app, 'POST', '/api/v1/contacts', { cookie: b.cookie, headers: { authorization: `Bearer ${ws.token}` }, body: { first_name: 'Key', last_name: 'Write' } });
     assert.equal(res.status, 201);
     const bad = await call(t.app, 'GET', '/api/v1/contacts', { cookie: b.cookie, headers: { authorization: 'Bearer nope' } });
     assert.equal(bad.status, 401, 'a bad key is not rescued by the cookie');
@@ -144,20 +137,12 @@ describe('sessions', () => {
   });
 
   test('auth endpoints: JSON only (415), other origins 403, errors in the envelope', async () => {
-    const form = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in',
-      payload: `email=${ws.owner.email}&password=${PASSWORD}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const form = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: `email=${ws.owner.email}&password=${PASSWORD}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.statusCode, 415);
     assert.equal(form.json().success, false);
     const text = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', payload: '', headers: { 'content-type': 'text/plain' } });
     assert.equal(text.statusCode, 415);
-    const evil = await call(t.app, 'POST', '/api/auth/sign-in', {
-      body: { email: ws.owner.email, password: PASSWORD },
-      headers: { origin: 'https://evil.example' },
-    });
+    const evil = await call(t.app, 'POST', '/api/auth/sign-in', { body: { email: ws.owner.email, password: PASSWORD }, headers: { origin: 'https://evil.example' } });
     assert.equal(evil.status, 403);
     assert.equal(evil.body.success, false);
     assert.equal(cookieOf(evil), null);
@@ -201,11 +186,7 @@ describe('session expiry', () => {
     }
     await sleep(1400);
     assert.equal((await b.get('/api/v1/me')).status, 401);
-    const gone = await t.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('token_hash', '=', (await import('../src/kernel/tokens.ts')).hashToken(b.cookie))
-      .execute();
+    const gone = await t.db.selectFrom('sessions').select('id').where('token_hash', '=', (await import('../src/kernel/tokens.ts')).hashToken(b.cookie)).execute();
     assert.equal(gone.length, 0, 'an expired session is deleted');
   });
 
@@ -255,10 +236,7 @@ describe('sessions through the shared mechanisms', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await a.get('/api/v1/contacts')).status, (await b.get('/api/v1/contacts')).status);
     assert.deepEqual(statuses.slice(0, 6), [200, 200, 200, 200, 200, 200]);
-    assert.ok(
-      statuses.slice(6).every((s) => s === 429),
-      String(statuses),
-    );
+    assert.ok(statuses.slice(6).every((s) => s === 429), String(statuses));
     const limited = await a.get('/api/v1/contacts');
     assert.deepEqual(limited.body, { success: false, error: 'Rate limit exceeded. Try again later.' });
     assert.ok(Number(limited.headers['retry-after']) > 0);

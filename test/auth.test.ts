@@ -164,7 +164,7 @@ describe('authentication and scopes', () => {
     assert.equal(await read(), first, 'not rewritten within the minute');
   });
 
-  test("another workspace's key sees only its own data", async () => {
+  test('another workspace\'s key sees only its own data', async () => {
     const other = await seedWorkspace(t.db);
     const mine = await client(t.app, ws.token).post('/api/v1/contacts', { first_name: 'Mine', last_name: 'Only' });
     const theirs = client(t.app, other.token);

@@ -44,13 +44,7 @@ describe('E24 automations', () => {
     return i;
   };
   const reminders = (w: Ws, type: string) =>
-    t.db
-      .selectFrom('messages')
-      .select(['module_id', 'channel', 'subject', 'body_text', 'status'])
-      .where('workspace_id', '=', w.id)
-      .where('type', '=', type)
-      .orderBy('id')
-      .execute();
+    t.db.selectFrom('messages').select(['module_id', 'channel', 'subject', 'body_text', 'status']).where('workspace_id', '=', w.id).where('type', '=', type).orderBy('id').execute();
   const today = () => zonedDate(Date.now(), 'UTC');
   const run = (w: Ws, date: string) => t.db.transaction().execute((trx) => sendDocumentReminders(trx, w.id, date, HUB));
 
@@ -62,11 +56,7 @@ describe('E24 automations', () => {
         success: true,
         data: { quote_follow_up_days: [], invoice_reminder_days: [], visit_reminder_hours: 0 },
       });
-      const put = await owner.put('/api/v1/workspace/automations', {
-        quote_follow_up_days: [3, 7],
-        invoice_reminder_days: [-3, 0, 7, 30],
-        visit_reminder_hours: 24,
-      });
+      const put = await owner.put('/api/v1/workspace/automations', { quote_follow_up_days: [3, 7], invoice_reminder_days: [-3, 0, 7, 30], visit_reminder_hours: 24 });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       assert.deepEqual(put.body.data, { quote_follow_up_days: [3, 7], invoice_reminder_days: [-3, 0, 7, 30], visit_reminder_hours: 24 });
       // A field left out keeps its value.
@@ -140,15 +130,9 @@ describe('E24 automations', () => {
       const answer = await w.api.put(`/api/v1/quotes/${answered.id}/status`, { status: 'accepted' });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const day2 = await run(w, addDays(today(), 2));
-      assert.deepEqual(
-        day2.map(({ type, module_id, step }) => ({ type, module_id, step })),
-        [{ type: 'quote_follow_up', module_id: q.id, step: 2 }],
-      );
+      assert.deepEqual(day2.map(({ type, module_id, step }) => ({ type, module_id, step })), [{ type: 'quote_follow_up', module_id: q.id, step: 2 }]);
       assert.deepEqual(await run(w, addDays(today(), 2)), [], 'the same day again gives nothing');
-      assert.deepEqual(
-        (await run(w, addDays(today(), 5))).map((r) => [r.module_id, r.step]),
-        [[q.id, 5]],
-      );
+      assert.deepEqual((await run(w, addDays(today(), 5))).map((r) => [r.module_id, r.step]), [[q.id, 5]]);
       const sent = await reminders(w, 'quote_follow_up');
       assert.equal(sent.length, 2);
       assert.match(sent[0].subject ?? '', /^Following up: quote #\d+ from Acme/);
@@ -169,24 +153,13 @@ describe('E24 automations', () => {
         'notifications.quote_follow_up.sms': 'true',
         'templates.quote_follow_up.subject': 'Still thinking about quote {{number}}?',
       });
-      const c = created(
-        await w.api.post('/api/v1/contacts', {
-          first_name: 'Sam',
-          last_name: 'Sms',
-          email: 'sam@example.com',
-          phone: '+15550002',
-          info: { sms_consent: { opt_in: true } },
-        }),
-      );
+      const c = created(await w.api.post('/api/v1/contacts', { first_name: 'Sam', last_name: 'Sms', email: 'sam@example.com', phone: '+15550002', info: { sms_consent: { opt_in: true } } }));
       const q = created(await w.api.post('/api/v1/quotes', { name: 'Deck', total: 900, contact_id: c.id }));
       assert.equal((await w.api.post('/api/v1/notifications', { type: 'quote_to_customer', module_id: q.id })).status, 201);
       const [sent] = await run(w, addDays(today(), 1));
       assert.equal(sent.message_ids.length, 2);
       const rows = await reminders(w, 'quote_follow_up');
-      assert.deepEqual(
-        rows.map((m) => m.channel),
-        ['email', 'sms'],
-      );
+      assert.deepEqual(rows.map((m) => m.channel), ['email', 'sms']);
       assert.match(rows[0].subject ?? '', /^Still thinking about quote \d+\?$/, 'the workspace template');
       assert.match(rows[1].body_text, /reminder about quote #\d+ .*\/hub\//);
     });
@@ -206,18 +179,9 @@ describe('E24 automations', () => {
       assert.equal(v.status, 200, JSON.stringify(v.body));
       assert.equal((await w.api.delete(`/api/v1/invoices/${deleted.id}`)).status, 200);
       const before = await run(w, addDays(due, -2));
-      assert.deepEqual(
-        before.map((r) => [r.module_id, r.step]),
-        [
-          [open.id, -2],
-          [partly.id, -2],
-        ],
-      );
+      assert.deepEqual(before.map((r) => [r.module_id, r.step]), [[open.id, -2], [partly.id, -2]]);
       assert.deepEqual(await run(w, addDays(due, -1)), []);
-      assert.deepEqual(
-        (await run(w, due)).map((r) => r.module_id),
-        [open.id, partly.id],
-      );
+      assert.deepEqual((await run(w, due)).map((r) => r.module_id), [open.id, partly.id]);
       assert.deepEqual(await run(w, due), []);
       const sent = await reminders(w, 'invoice_reminder');
       assert.equal(sent.length, 4);
@@ -241,7 +205,7 @@ describe('E24 automations', () => {
       assert.equal((await reminders(w, 'invoice_reminder'))[0].module_id, inv.id);
     });
 
-    test("`fieldwork daily --date` sends the day's reminders at once and lists them as reminders_sent", async () => {
+    test('`fieldwork daily --date` sends the day\'s reminders at once and lists them as reminders_sent', async () => {
       const w = await workspace();
       await setWorkspace(t.db, w.id, { 'automations.quote_follow_up_days': '3', 'automations.invoice_reminder_days': '7' });
       const q = await sentQuote(w);
@@ -264,11 +228,7 @@ describe('E24 automations', () => {
           ['invoice_reminder', inv.id],
         ],
       );
-      assert.deepEqual(
-        out.reminders_sent,
-        queued.map((m) => m.id),
-        'the messages it queued',
-      );
+      assert.deepEqual(out.reminders_sent, queued.map((m) => m.id), 'the messages it queued');
       const again = await spawnCli(t.url, ['daily', '--workspace', String(w.id), '--date', date, '--json']);
       assert.deepEqual(JSON.parse(again.stdout).reminders_sent, []);
       const text = await spawnCli(t.url, ['daily', '--workspace', String(w.id), '--date', date]);
@@ -317,11 +277,7 @@ describe('E24 automations', () => {
       );
       // `later` moved to 10 hours away: its reminder time has passed, it has not started.
       const moved = new Date(base + 16 * HOUR).toISOString();
-      assert.equal(
-        (await w.api.put(`/api/v1/events/${later.id}`, { start_date: moved.slice(0, 10), end_date: moved.slice(0, 10), start_time: moved.slice(11, 16) }))
-          .status,
-        200,
-      );
+      assert.equal((await w.api.put(`/api/v1/events/${later.id}`, { start_date: moved.slice(0, 10), end_date: moved.slice(0, 10), start_time: moved.slice(11, 16) })).status, 200);
       assert.equal(await runVisitReminders(t.db, base + 6 * HOUR + 120_000, undefined, HUB), 1);
       sent = await reminders(w, 'appointment_reminder');
       assert.deepEqual(
@@ -339,10 +295,7 @@ describe('E24 automations', () => {
       const at = (hhmm: string) => Date.parse(`2030-03-04T${hhmm}:00+01:00`);
       assert.equal(await runVisitReminders(t.db, at('06:59'), undefined, HUB), 0);
       assert.equal(await runVisitReminders(t.db, at('07:00'), undefined, HUB), 1);
-      assert.deepEqual(
-        (await reminders(w, 'appointment_reminder')).map((m) => m.module_id),
-        [v.id],
-      );
+      assert.deepEqual((await reminders(w, 'appointment_reminder')).map((m) => m.module_id), [v.id]);
     });
   });
 });

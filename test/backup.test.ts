@@ -22,9 +22,7 @@ describe('fieldwork backup', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('SQLite: a copy taken while writes run opens and passes integrity_check', {
-    skip: backend !== 'sqlite' && 'SQLite only (PostgreSQL: see the refusal test)',
-  }, async () => {
+  test('SQLite: a copy taken while writes run opens and passes integrity_check', { skip: backend !== 'sqlite' && 'SQLite only (PostgreSQL: see the refusal test)' }, async () => {
     const ws = await seedWorkspace(t.db);
     const to = path.join(dir, 'copy.db');
     // Writes keep committing, one transaction each, for the whole time the backup runs.
@@ -32,9 +30,7 @@ describe('fieldwork backup', () => {
     let written = 0;
     const writer = (async () => {
       while (writing) {
-        await t.db
-          .transaction()
-          .execute((trx) => createContact(trx, ws.workspace.id, ws.owner.user_id, { first_name: 'Backup', last_name: `Load ${written}` }));
+        await t.db.transaction().execute((trx) => createContact(trx, ws.workspace.id, ws.owner.user_id, { first_name: 'Backup', last_name: `Load ${written}` }));
         written++;
         await new Promise((r) => setImmediate(r));
       }

@@ -32,9 +32,7 @@ describe('a body over the limit, over a real connection', () => {
         error = e.code ?? e.message;
       });
       s.on('close', () => resolve({ error, answer }));
-      s.write(
-        `POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-      );
+      s.write(`POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
       s.end(body);
     });
 
@@ -46,10 +44,7 @@ describe('a body over the limit, over a real connection', () => {
       assert.match(answer, /^HTTP\/1\.1 413 /);
       assert.ok(answer.endsWith('{"success":false,"error":"Request body too large"}'), answer);
     }
-    const count = await t.db
-      .selectFrom('contacts')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
+    const count = await t.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0, 'nothing written');
   });
 

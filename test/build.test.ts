@@ -55,14 +55,9 @@ function start(dir: string, url: string, env: Record<string, string> = {}): Star
 
 function cli(dir: string, url: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(dir, 'bin', 'fieldwork.js'), ...args],
-      { cwd: dir, env: { ...process.env, DATABASE_URL: url } },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [path.join(dir, 'bin', 'fieldwork.js'), ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: url } }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
   });
 }
 
@@ -151,11 +146,7 @@ describe('build once, shared by processes started from one checkout', () => {
     for (const file of relative) assert.match(file, /^\.\/[\w-]+-[A-Z0-9]{8}\.js$/, `${file} is a chunk, not a transpiled module`);
 
     const api = (method: string, url: string, body?: unknown) =>
-      fetch(`${base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+      fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     for (const [url, type] of [
       ['/favicon.ico', 'image/x-icon'],
       ['/embed/form.js', 'javascript'],
@@ -174,18 +165,11 @@ describe('build once, shared by processes started from one checkout', () => {
     assert.equal((await fetch(new URL(asset, `${base}/docs/`))).status, 200, asset);
 
     const contact = (await (await api('POST', '/api/v1/contacts', { first_name: 'Bundle', last_name: 'Check' })).json()).data;
-    const invoice = (
-      await (await api('POST', '/api/v1/invoices', { contact_id: contact.id, name: 'Bundled', line_items: [{ name: 'Boiler service', unitPrice: 80 }] })).json()
-    ).data;
+    const invoice = (await (await api('POST', '/api/v1/invoices', { contact_id: contact.id, name: 'Bundled', line_items: [{ name: 'Boiler service', unitPrice: 80 }] })).json()).data;
     assert.equal((await api('PUT', `/api/v1/invoices/${invoice.id}/status`, { status: 'sent' })).status, 200);
     const pdf = await api('GET', `/api/v1/invoices/${invoice.id}/pdf`);
     assert.equal(pdf.status, 200);
-    assert.equal(
-      Buffer.from(await pdf.arrayBuffer())
-        .subarray(0, 5)
-        .toString(),
-      '%PDF-',
-    );
+    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
     // The hub renders its templates (src/modules/hub/views, read through import.meta.url).
     const link = (await (await api('POST', `/api/v1/contacts/${contact.id}/hub-link`)).json()).data.url as string;
     const hub = await fetch(`${base}${new URL(link).pathname}/invoices/${invoice.id}`);
@@ -211,11 +195,8 @@ describe('build once, shared by processes started from one checkout', () => {
     const runs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          ['--import', report, path.join(root, 'bin', 'fieldwork.js'), 'key', 'list', '--workspace', String(workspaceId)],
-          { cwd: root, env: { ...process.env, DATABASE_URL: db.url } },
-          (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }),
+        execFile(process.execPath, ['--import', report, path.join(root, 'bin', 'fieldwork.js'), 'key', 'list', '--workspace', String(workspaceId)], { cwd: root, env: { ...process.env, DATABASE_URL: db.url } }, (err, stdout, stderr) =>
+          resolve({ code: err ? 1 : 0, stdout, stderr }),
         );
       });
       assert.equal(r.code, 0, r.stderr);

@@ -58,10 +58,7 @@ describe('the business on its documents', () => {
     const home = await t.app.inject({ url });
     assert.equal(home.statusCode, 200);
     const contact = /<p class="contact">(.*?)<\/p>/s.exec(home.body)?.[1];
-    assert.equal(
-      contact,
-      '12 Harbour Road<br>Portsmouth PO1 2AB<br>+44 23 9200 0000<br>office@harbour-roofing.test<br>https://harbour-roofing.test<br>Tax no. GB 123 4567 89',
-    );
+    assert.equal(contact, '12 Harbour Road<br>Portsmouth PO1 2AB<br>+44 23 9200 0000<br>office@harbour-roofing.test<br>https://harbour-roofing.test<br>Tax no. GB 123 4567 89');
     await t.db.updateTable('hub_links').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
     const expired = await t.app.inject({ url });
     assert.equal(expired.statusCode, 404);

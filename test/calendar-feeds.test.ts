@@ -39,26 +39,12 @@ describe('E25 calendar feeds', () => {
     const { api, member, other, browser } = await setup();
     const today = zonedDate(Date.now(), 'America/Chicago');
     const c = created(await api.post('/api/v1/contacts', { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }));
-    const p = created(
-      await api.post(`/api/v1/contacts/${c.id}/properties`, {
-        address: { street: '1 Navy Way', city: 'Arlington', state: 'VA', postal_code: '22201', country: 'US' },
-      }),
-    );
+    const p = created(await api.post(`/api/v1/contacts/${c.id}/properties`, { address: { street: '1 Navy Way', city: 'Arlington', state: 'VA', postal_code: '22201', country: 'US' } }));
     const job = created(await api.post('/api/v1/jobs', { name: 'Boiler', contact_id: c.id, property_id: p.id }));
     const visit = (extra: Record<string, unknown>) =>
-      api.post('/api/v1/events', {
-        name: 'Boiler service',
-        type: 'appointment',
-        job_id: job.id,
-        start_time: '09:30',
-        end_time: '11:00',
-        assignee_ids: [member.user_id],
-        ...extra,
-      });
+      api.post('/api/v1/events', { name: 'Boiler service', type: 'appointment', job_id: job.id, start_time: '09:30', end_time: '11:00', assignee_ids: [member.user_id], ...extra });
     const timed = created(await visit({ start_date: addDays(today, 2), end_date: addDays(today, 2) }));
-    const allDay = created(
-      await visit({ name: 'Inspection', start_date: addDays(today, 3), end_date: addDays(today, 4), all_day: true, start_time: null, end_time: null }),
-    );
+    const allDay = created(await visit({ name: 'Inspection', start_date: addDays(today, 3), end_date: addDays(today, 4), all_day: true, start_time: null, end_time: null }));
     const old = created(await visit({ start_date: addDays(today, -31), end_date: addDays(today, -31) }));
     const far = created(await visit({ start_date: addDays(today, 181), end_date: addDays(today, 181) }));
     const notMine = created(await visit({ start_date: addDays(today, 2), end_date: addDays(today, 2), assignee_ids: [other.user_id] }));
@@ -70,10 +56,7 @@ describe('E25 calendar feeds', () => {
     assert.match(url, /^https:\/\/office\.example\.test\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
     const token = url.split('/').pop().replace('.ics', '');
     const stored = await t.db.selectFrom('calendar_feeds').select('token_hash').execute();
-    assert.ok(
-      stored.every((r) => !r.token_hash.includes(token)),
-      'only the hash is stored',
-    );
+    assert.ok(stored.every((r) => !r.token_hash.includes(token)), 'only the hash is stored');
 
     const res = await fetchFeed(url);
     assert.equal(res.statusCode, 200);
@@ -105,24 +88,14 @@ describe('E25 calendar feeds', () => {
     assert.ok(e1.component.getFirstPropertyValue('dtstamp'));
 
     // Unchanged: same UID and SEQUENCE; moved: SEQUENCE grows, each time.
-    const again = parse((await fetchFeed(url)).body)
-      .getAllSubcomponents('vevent')
-      .map((e) => new ICAL.Event(e));
+    const again = parse((await fetchFeed(url)).body).getAllSubcomponents('vevent').map((e) => new ICAL.Event(e));
     assert.equal(again.find((e) => e.uid === e1.uid)?.sequence, 0);
     assert.equal((await api.put(`/api/v1/events/${timed.id}`, { start_time: '10:00' })).status, 200);
-    const moved = new ICAL.Event(
-      parse((await fetchFeed(url)).body)
-        .getAllSubcomponents('vevent')
-        .find((e) => e.getFirstPropertyValue('uid') === e1.uid)!,
-    );
+    const moved = new ICAL.Event(parse((await fetchFeed(url)).body).getAllSubcomponents('vevent').find((e) => e.getFirstPropertyValue('uid') === e1.uid)!);
     assert.equal(moved.sequence, 1);
     assert.equal(moved.startDate.toString(), `${addDays(today, 2)}T10:00:00`);
     assert.equal((await api.put(`/api/v1/events/${timed.id}/status`, { status: 'cancelled' })).status, 200);
-    const third = new ICAL.Event(
-      parse((await fetchFeed(url)).body)
-        .getAllSubcomponents('vevent')
-        .find((e) => e.getFirstPropertyValue('uid') === e1.uid)!,
-    );
+    const third = new ICAL.Event(parse((await fetchFeed(url)).body).getAllSubcomponents('vevent').find((e) => e.getFirstPropertyValue('uid') === e1.uid)!);
     assert.equal(third.sequence, 2);
     assert.equal(third.component.getFirstPropertyValue('status'), 'CANCELLED');
     assert.ok(byUid.size === 3);
@@ -152,16 +125,7 @@ describe('E25 calendar feeds', () => {
     // A workspace in UTC: times in UTC, no VTIMEZONE.
     await setWorkspace(t.db, ws.workspace.id, { timezone: 'UTC' });
     const day = addDays(zonedDate(Date.now(), 'UTC'), 1);
-    created(
-      await client(t.app, ws.token).post('/api/v1/events', {
-        name: 'Check',
-        type: 'appointment',
-        start_date: day,
-        end_date: day,
-        start_time: '08:15',
-        assignee_ids: [member.user_id],
-      }),
-    );
+    created(await client(t.app, ws.token).post('/api/v1/events', { name: 'Check', type: 'appointment', start_date: day, end_date: day, start_time: '08:15', assignee_ids: [member.user_id] }));
     const utc = await fetchFeed(url);
     assert.equal(utc.statusCode, 200);
     assert.ok(utc.body.includes(`DTSTART:${day.replaceAll('-', '')}T081500Z`), utc.body);

@@ -3,15 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { SQLite } from '../src/db/sqlite-driver.ts';
 import { sql } from 'kysely';
 import { Checkpoints } from '../src/db/checkpoints.ts';
 import { createDb } from '../src/db/database.ts';
-import { SQLite } from '../src/db/sqlite-driver.ts';
 
 // F200: while the API writes to SQLite, a task in a side thread (F201) copies the WAL's
 // pages into the database file; the API's writer connection checkpoints only past a
 // backstop. (SQLite only: the test makes its own files, on either database's run.)
-describe("SQLite checkpoints off the API's thread", () => {
+describe('SQLite checkpoints off the API\'s thread', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-checkpoints-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const waitFor = async (what: string, ok: () => boolean, ms = 5_000) => {

@@ -5,19 +5,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { InvalidArgumentError } from 'commander';
 import type { FastifyInstance } from 'fastify';
+import { InvalidArgumentError } from 'commander';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { CliError, type Io, parseId, parseList, parsePair } from '../src/cli/common.ts';
+import { messageOf } from '../src/kernel/errors.ts';
 import { cell, fields, table } from '../src/cli/format.ts';
 import { main } from '../src/cli/index.ts';
 import { checkWorkspaceField } from '../src/cli/workspace.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/schema.ts';
-import { messageOf } from '../src/kernel/errors.ts';
 import { createWorkspace, findWorkspace } from '../src/modules/workspace/workspace.service.ts';
 import { type CliRun, spawnCli, testDatabase } from './helpers.ts';
+
+
+
 
 /** A --json run that must succeed: its one JSON object. */
 async function json(url: string, args: string[]) {
@@ -241,9 +244,8 @@ describe('fieldwork CLI: the real binary', () => {
     ownerId = out.owner.user_id;
   });
 
-  test("F101: workspace create without --currency takes the country's currency, else usd; --currency wins", async () => {
-    const create = (name: string, extra: string[]) =>
-      json(url, ['workspace', 'create', '--name', name, '--owner-email', `${name.toLowerCase()}@cur.test`, ...extra]);
+  test('F101: workspace create without --currency takes the country\'s currency, else usd; --currency wins', async () => {
+    const create = (name: string, extra: string[]) => json(url, ['workspace', 'create', '--name', name, '--owner-email', `${name.toLowerCase()}@cur.test`, ...extra]);
     const [gb, no, de, ke, none, given] = await Promise.all([
       create('Gb', ['--country', 'gb']),
       create('No', ['--country', 'NO']),
@@ -328,14 +330,7 @@ describe('fieldwork CLI: the real binary', () => {
   test('workspace set: plan tiers, message templates checked against their placeholders (F49, F50)', async () => {
     const { workspace } = await createWorkspace(db, { name: 'Tiers', owner: { email: 'tiers@acme.test' } });
     const id = String(workspace.id);
-    const free = await json(url, [
-      'workspace',
-      'set',
-      '--workspace',
-      id,
-      'plan=free',
-      'templates.quote_to_customer.subject=Quote {{number}} from {{business_name}}',
-    ]);
+    const free = await json(url, ['workspace', 'set', '--workspace', id, 'plan=free', 'templates.quote_to_customer.subject=Quote {{number}} from {{business_name}}']);
     assert.equal(free.settings.plan, 'free');
     assert.equal(free.settings.email_allowance, 100, 'the plan gives the allowance');
     assert.equal(free.settings['templates.quote_to_customer.subject'], 'Quote {{number}} from {{business_name}}');
@@ -347,10 +342,7 @@ describe('fieldwork CLI: the real binary', () => {
       spawnCli(url, ['workspace', 'set', '--workspace', id, 'templates.quote_to_customer.footer=x', '--json']),
     ]);
     assertFails(placeholder, /unknown placeholder \{\{nickname\}\}/);
-    assertFails(
-      part,
-      /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder\|hub_link_to_customer\|quote_follow_up\|invoice_reminder>\.<subject\|text\|html\|sms>/,
-    );
+    assertFails(part, /templates are templates\.<quote_to_customer\|invoice_to_customer\|appointment_reminder\|hub_link_to_customer\|quote_follow_up\|invoice_reminder>\.<subject\|text\|html\|sms>/);
     const settings = JSON.parse((await findWorkspace(db, workspace.id))!.settings!);
     assert.equal(settings['templates.quote_to_customer.text'], undefined, 'a refused set changes nothing');
   });
@@ -404,10 +396,7 @@ describe('fieldwork CLI: the real binary', () => {
 
     assertFails(await spawnCli(url, ['user', 'set', '--workspace', String(workspaceId), '--user', memberId, 'role=boss', '--json']), /role must be one of/);
     // Only SPEC's internal notification names can be preferences.
-    assertFails(
-      await spawnCli(url, ['user', 'set', '--workspace', String(workspaceId), '--user', memberId, 'notify.new_request=false', '--json']),
-      /unknown user setting/,
-    );
+    assertFails(await spawnCli(url, ['user', 'set', '--workspace', String(workspaceId), '--user', memberId, 'notify.new_request=false', '--json']), /unknown user setting/);
   });
 
   test('key create --json: the token authenticates as the owner (default user)', async () => {

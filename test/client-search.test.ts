@@ -59,11 +59,7 @@ describe('document lists: the client column and search by client', () => {
       assert.equal(byId.get(ids[kind]!.none), null);
       // With a search too (another compiled shape of the list).
       const searched = await api.get(`/api/v1/${kind}?search=lovelace&expand=contact`);
-      assert.deepEqual(searched.body.data.find((r: { id: number }) => r.id === ids[kind]!.ada).contact, {
-        id: adaId,
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-      });
+      assert.deepEqual(searched.body.data.find((r: { id: number }) => r.id === ids[kind]!.ada).contact, { id: adaId, first_name: 'Ada', last_name: 'Lovelace' });
       const plain = await api.get(`/api/v1/${kind}?per_page=100`);
       assert.ok(plain.body.data.every((r: object) => !('contact' in r)));
       const bad = await api.get(`/api/v1/${kind}?expand=owner`);
@@ -74,10 +70,7 @@ describe('document lists: the client column and search by client', () => {
     test(`${kind}: search finds the documents by the client's last name, full name, company and a short first name; still by their own name`, async () => {
       const { ada, bob, none } = ids[kind]!;
       // "lovelace" also matches the unlinked document's own title: both, in one answer.
-      assert.deepEqual(
-        await found(kind, 'LOVELACE'),
-        [ada, none].sort((a, b) => a - b),
-      );
+      assert.deepEqual(await found(kind, 'LOVELACE'), [ada, none].sort((a, b) => a - b));
       assert.deepEqual(await found(kind, 'ada lov'), [ada]);
       assert.deepEqual(await found(kind, 'analytical eng'), [ada]);
       assert.deepEqual(await found(kind, 'Ad'), [ada]); // under 3 characters: no trigram, the row's own contact
@@ -95,7 +88,7 @@ describe('document lists: the client column and search by client', () => {
     assert.deepEqual(await found('quotes', 'analytical'), []);
   });
 
-  test("a term of 3+ characters reads the contacts through their trigram index; a shorter one reads the row's contact by its id", async () => {
+  test('a term of 3+ characters reads the contacts through their trigram index; a shorter one reads the row\'s contact by its id', async () => {
     t.queries.length = 0;
     await found('jobs', 'lovelace');
     const long = t.queries.find((q) => q.includes('from "jobs"')) ?? '';

@@ -16,8 +16,7 @@ import { type Receiver, startReceiver, waitFor } from './webhook-receiver.ts';
 // per-key rate limit holds across both APIs (Redis). E20: the daily run of every
 // worker at once makes each recurring job's visit once.
 
-const skip =
-  backend !== 'postgres' ? 'PostgreSQL only: SQLite serves one process (docs/scaling.md)' : !process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL not set' : false;
+const skip = backend !== 'postgres' ? 'PostgreSQL only: SQLite serves one process (docs/scaling.md)' : !process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL not set' : false;
 const RATE = 60;
 
 describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip, timeout: 240_000 }, () => {
@@ -32,13 +31,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
     rx = await startReceiver();
     smtp = await startSmtpReceiver();
     // A fresh Redis namespace per run: counters from an earlier run never count here.
-    const env = {
-      DATABASE_URL: t.url,
-      REDIS_URL: process.env.TEST_REDIS_URL!,
-      WORKER: 'off',
-      API_RATE_LIMIT: `${RATE}/1m`,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    };
+    const env = { DATABASE_URL: t.url, REDIS_URL: process.env.TEST_REDIS_URL!, WORKER: 'off', API_RATE_LIMIT: `${RATE}/1m`, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
     apis = await Promise.all([startServer(env), startServer(env)]);
     procs.push(...apis);
     workerEnv = {
@@ -73,8 +66,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
   const workerIdOf = (p: Proc) => /"worker":"([0-9a-f-]{36})"/.exec(p.stdout)![1];
   const webhookIdsOf = (wsId: number) => rx.received.filter((r) => r.body?.workspace_id === wsId).map((r) => r.body.meta.webhook_id);
   const messageIdsSent = () => smtp.mails.filter((m) => m.accepted).map((m) => /^Message-ID:\s*<([^@>\s]+)@/im.exec(m.raw)?.[1] ?? '');
-  const deliveriesOf = (wsId: number) =>
-    t.db.selectFrom('webhook_deliveries').select(['id', 'webhook_id', 'status', 'locked_by']).where('workspace_id', '=', wsId).execute();
+  const deliveriesOf = (wsId: number) => t.db.selectFrom('webhook_deliveries').select(['id', 'webhook_id', 'status', 'locked_by']).where('workspace_id', '=', wsId).execute();
   const allDelivered = async (wsId: number, n: number) => {
     const rows = await deliveriesOf(wsId);
     return rows.length === n && rows.every((d) => d.status === 'delivered');
@@ -89,9 +81,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
   }
   async function createContacts(ws: Awaited<ReturnType<typeof workspace>>, n: number, tag: string) {
     const made = await Promise.all(
-      Array.from({ length: n }, (_, i) =>
-        call(i, ws.keys.contacts, 'POST', '/api/v1/contacts', { first_name: `C${i}`, last_name: tag, email: `c${i}.${tag}@customer.test` }),
-      ),
+      Array.from({ length: n }, (_, i) => call(i, ws.keys.contacts, 'POST', '/api/v1/contacts', { first_name: `C${i}`, last_name: tag, email: `c${i}.${tag}@customer.test` })),
     );
     for (const r of made) assert.equal(r.status, 201, JSON.stringify(r.body));
     return made.map((r) => r.body.data as { id: number });
@@ -101,9 +91,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
     const ws = await seedWorkspace(t.db);
     const today = zonedDate(Date.now(), null);
     const schedule = { rrule: 'FREQ=DAILY', starts_on: today, start_time: '08:00', end_time: '09:00' };
-    const jobs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(i, ws.token, 'POST', '/api/v1/jobs', { name: `Route ${i}`, type: 'recurring', schedule })),
-    );
+    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i, ws.token, 'POST', '/api/v1/jobs', { name: `Route ${i}`, type: 'recurring', schedule })));
     for (const j of jobs) assert.equal(j.status, 201, JSON.stringify(j.body));
     // As if the series had last been extended 30 days ago: 600 visits to make.
     const through = addDays(today, 365 - 30);
@@ -126,16 +114,8 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
       const fired = (await outboxEvents(t.db, ws.workspace.id)).slice(outboxBefore).filter((e) => e.event === 'new_event');
       assert.equal(fired.length, 600, 'new_event once per visit made');
       assert.equal(new Set(fired.map((e) => e.data.id)).size, 600);
-      const runs = await t.db
-        .selectFrom('scheduled_runs')
-        .select('run_date')
-        .where('workspace_id', '=', ws.workspace.id)
-        .where('job', '=', 'recurring_visits')
-        .execute();
-      assert.deepEqual(
-        runs.map((r) => r.run_date),
-        [today],
-      );
+      const runs = await t.db.selectFrom('scheduled_runs').select('run_date').where('workspace_id', '=', ws.workspace.id).where('job', '=', 'recurring_visits').execute();
+      assert.deepEqual(runs.map((r) => r.run_date), [today]);
     } finally {
       await killAll(mine);
     }
@@ -153,9 +133,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
       const contacts = contactsOf[w];
       // Concurrent creates through both processes: D13 numbers 1..30 with no gap and no repeat.
       const quotes = await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          call(i, ws.keys.quotes, 'POST', '/api/v1/quotes', { contact_id: contacts[i % contacts.length].id, name: `Q${i}` }),
-        ),
+        Array.from({ length: 30 }, (_, i) => call(i, ws.keys.quotes, 'POST', '/api/v1/quotes', { contact_id: contacts[i % contacts.length].id, name: `Q${i}` })),
       );
       for (const q of quotes) assert.equal(q.status, 201, JSON.stringify(q.body));
       assert.deepEqual(
@@ -195,12 +173,7 @@ describe('a scaled-out deployment: 2 APIs, 2 workers, PostgreSQL, Redis', { skip
     w1.child.kill('SIGTERM');
     const { code } = await w1.exited;
     assert.equal(code, 0, w1.stdout + w1.stderr);
-    const held = await t.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('locked_by', '=', id)
-      .where('locked_until', '>', new Date().toISOString())
-      .execute();
+    const held = await t.db.selectFrom('webhook_deliveries').select('id').where('locked_by', '=', id).where('locked_until', '>', new Date().toISOString()).execute();
     assert.deepEqual(held, [], 'no lease left behind by the stopped worker');
     await waitFor('the other worker to finish the batch', () => allDelivered(ws.workspace.id, 40), 90_000);
     const ids = webhookIdsOf(ws.workspace.id);

@@ -50,12 +50,7 @@ describe('conventions', () => {
     assert.deepEqual((await api.post('/api/v1/contacts', 'not json')).body, { success: false, error: 'Invalid JSON body' });
     const arr = await api.post('/api/v1/contacts', [1, 2]);
     assert.equal(arr.status, 422);
-    const text = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/contacts',
-      payload: 'a=b',
-      headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'text/plain' },
-    });
+    const text = await t.app.inject({ method: 'POST', url: '/api/v1/contacts', payload: 'a=b', headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'text/plain' } });
     assert.equal(text.statusCode, 415);
     assert.equal(text.json().success, false);
   });
@@ -67,15 +62,9 @@ describe('conventions', () => {
     assert.equal(res.status, 200);
     // E26: cost_rate too, for a caller with reports:read (a general key's read).
     assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['cost_rate', 'email', 'first_name', 'id', 'job_title', 'last_name', 'role', 'user_id']);
-    assert.deepEqual(
-      res.body.data.map((u: { email: string }) => u.email),
-      [ws.owner.email, 'zoe@crew.test'].sort(),
-    );
+    assert.deepEqual(res.body.data.map((u: { email: string }) => u.email), [ws.owner.email, 'zoe@crew.test'].sort());
     const found = await api.get('/api/v1/users?search=zoe');
-    assert.deepEqual(
-      found.body.data.map((u: { user_id: string }) => u.user_id),
-      [m.user_id],
-    );
+    assert.deepEqual(found.body.data.map((u: { user_id: string }) => u.user_id), [m.user_id]);
     const byName = await api.get('/api/v1/users?sort_by=name&sort_direction=asc');
     assert.equal(byName.status, 200);
     assert.deepEqual(byName.body.pagination, { page: 1, per_page: 25, total_pages: 1 });

@@ -27,10 +27,7 @@ describe('conversions (E6)', () => {
         contact_id: contactId,
         property_id: propertyId,
         status: 'completed',
-        line_items: [
-          { name: 'Boards', unitPrice: 19.99, quantity: 3 },
-          { name: 'Labour', unitPrice: 100, quantity: 1 },
-        ],
+        line_items: [{ name: 'Boards', unitPrice: 19.99, quantity: 3 }, { name: 'Labour', unitPrice: 100, quantity: 1 }],
         discount: 10,
         discount_unit: '%',
         tax_rate_id: tax.id,
@@ -46,10 +43,7 @@ describe('conversions (E6)', () => {
     );
     assert.equal(inv.number, first + 1);
     assert.equal(inv.total, job.total, 'the same D7 total');
-    assert.deepEqual(
-      inv.line_items.map((l: { name: string }) => l.name),
-      ['Boards', 'Labour'],
-    );
+    assert.deepEqual(inv.line_items.map((l: { name: string }) => l.name), ['Boards', 'Labour']);
     for (const [i, l] of inv.line_items.entries()) assert.notEqual(l.id, job.line_items[i].id, 'new ids');
     assert.deepEqual(inv.job, { id: job.id, number: job.number, name: 'Deck', status: 'completed' });
     assert.deepEqual((await api.get(`/api/v1/invoices/${inv.id}`)).body.data, inv);
@@ -63,9 +57,7 @@ describe('conversions (E6)', () => {
     const zone = 'Pacific/Kiritimati';
     await t.db.updateTable('workspaces').set({ timezone: zone }).where('id', '=', ws.workspace.id).execute();
     const quote = (await api.post('/api/v1/quotes', { contact_id: contactId, line_items: [{ name: 'Boiler', unitPrice: 1500 }] })).body.data;
-    const job = (
-      await api.post('/api/v1/jobs', { name: 'Boiler', contact_id: contactId, quote_id: quote.id, line_items: [{ name: 'Boiler', unitPrice: 1500 }] })
-    ).body.data;
+    const job = (await api.post('/api/v1/jobs', { name: 'Boiler', contact_id: contactId, quote_id: quote.id, line_items: [{ name: 'Boiler', unitPrice: 1500 }] })).body.data;
     const inv = (await api.post(`/api/v1/jobs/${job.id}/create-invoice`)).body.data;
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
     assert.deepEqual([inv.date, inv.due_date, inv.quote_id, inv.job_id], [today, today, quote.id, job.id]);

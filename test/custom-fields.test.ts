@@ -259,8 +259,7 @@ describe('required custom fields on every create path (D23)', () => {
 
   test('POST /quote-templates/:id/create-quote: a template carries no custom fields, so a required quote field refuses it', async () => {
     const { ws, api } = await workspaceRequiring('quote');
-    const template = (await api.post('/api/v1/quote-templates', { template_name: 'Roof', name: 'Roof', line_items: [{ name: 'Tile', unitPrice: 5 }] })).body
-      .data;
+    const template = (await api.post('/api/v1/quote-templates', { template_name: 'Roof', name: 'Roof', line_items: [{ name: 'Tile', unitPrice: 5 }] })).body.data;
     await refused(ws.workspace.id, () => api.post(`/api/v1/quote-templates/${template.id}/create-quote`), ['custom_fields', 'po']);
   });
 

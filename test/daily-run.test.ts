@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
-import { BULK_ROWS } from '../src/db/database.ts';
 import { SQLite } from '../src/db/sqlite-driver.ts';
+import { sql } from 'kysely';
+import { after, before, describe, test } from 'node:test';
+import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
 import { addDays } from '../src/domain/recurrence.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
-import { runDocumentsDaily, runDocumentsDay } from '../src/modules/lifecycle/daily-run.ts';
+import { BULK_ROWS } from '../src/db/database.ts';
 import { buildTestApp, type Client, client, copyRows, outboxEvents, seedWorkspace, spawnCli, type TestApp } from './helpers.ts';
 
 // EXTENSIONS E5: the daily run of invoices and quotes, and `fieldwork daily`.
@@ -106,12 +106,7 @@ describe('the daily document run (E5)', () => {
     assert.equal(result.overdue_invoices.length, 12_000);
     assert.equal(result.expired_quotes.length, 12_000);
     assert.ok(t.queries.length <= 8 + 4 * Math.ceil(12_000 / BULK_ROWS), `${t.queries.length} statements`);
-    const expired = await t.db
-      .selectFrom('quotes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', ws.workspace.id)
-      .where('status', '=', 'expired')
-      .executeTakeFirstOrThrow();
+    const expired = await t.db.selectFrom('quotes').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).where('status', '=', 'expired').executeTakeFirstOrThrow();
     assert.equal(Number(expired.n), 12_000);
   });
 
@@ -123,39 +118,22 @@ describe('the daily document run (E5)', () => {
     const invoice = (await api.post('/api/v1/invoices', { status: 'sent', date: '2030-01-01', due_date: '2030-01-31', line_items: items })).body.data.id;
     await copyRows(t.db, t.database.dialect, 'invoices', invoice, 12_000);
     const overdue = async () =>
-      Number(
-        (
-          await t.db
-            .selectFrom('invoices')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('workspace_id', '=', ws.workspace.id)
-            .where('status', '=', 'overdue')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      Number((await t.db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).where('status', '=', 'overdue').executeTakeFirstOrThrow()).n);
     const updatedEvents = async () => (await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'invoice_updated').length;
     const before = await updatedEvents();
 
     const root = path.resolve(import.meta.dirname, '..');
-    const child = spawn(
-      process.execPath,
-      [path.join(root, 'bin', 'fieldwork.js'), 'daily', '--workspace', String(ws.workspace.id), '--date', '2030-06-01', '--json'],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: t.url },
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'fieldwork.js'), 'daily', '--workspace', String(ws.workspace.id), '--date', '2030-06-01', '--json'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: t.url },
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Kill it while its transaction is open when we can see one (SQLite: its write lock;
     // PostgreSQL: its session inside a transaction), else when it has run for a while.
     const inTransaction = async () => {
       if (t.database.dialect === 'postgres') {
-        const r = await sql<{
-          n: number;
-        }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`.execute(
-          t.db,
-        );
+        const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`.execute(t.db);
         return r.rows[0].n > 0;
       }
       const probe = new SQLite(t.url.slice('sqlite:'.length), { timeout: 0 });
@@ -191,10 +169,7 @@ describe('the daily document run (E5)', () => {
     assert.equal(await statusOf(api, 'invoices', ids.sentPast), 'overdue');
     assert.equal(await statusOf(api, 'invoices', ids.scheduledLater), 'sent', 'send_on 2030-06-16 <= 2030-07-20');
     const runs = await t.db.selectFrom('scheduled_runs').selectAll().where('workspace_id', '=', ws.workspace.id).where('job', '=', 'documents_daily').execute();
-    assert.deepEqual(
-      runs.map((r) => r.run_date),
-      [zonedDate(nowMs, null)],
-    );
+    assert.deepEqual(runs.map((r) => r.run_date), [zonedDate(nowMs, null)]);
     // Made due after the run: not touched again until the next local day.
     assert.equal(await statusOf(api, 'invoices', ids.sentNoDue), 'sent');
     await api.put(`/api/v1/invoices/${ids.sentNoDue}`, { due_date: '2030-01-01' });
@@ -215,13 +190,7 @@ describe('the daily document run (E5)', () => {
     assert.deepEqual(first.expired_quotes, [ids.quotePast]);
     assert.deepEqual(first.sent_invoices, [ids.scheduledToday, ids.scheduledPast]);
     assert.equal(first.overdue_invoices.length, 3);
-    assert.deepEqual(await run(['--date', '2030-06-15']), {
-      overdue_invoices: [],
-      expired_quotes: [],
-      sent_invoices: [],
-      reminders_sent: [],
-      visits_created: 0,
-    });
+    assert.deepEqual(await run(['--date', '2030-06-15']), { overdue_invoices: [], expired_quotes: [], sent_invoices: [], reminders_sent: [], visits_created: 0 });
     const bad = await spawnCli(t.url, ['daily', '--workspace', String(ws.workspace.id), '--date', '2030-02-30', '--json']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /YYYY-MM-DD/);

@@ -98,14 +98,11 @@ describe('PostgreSQL restarted under load', { skip: backend !== 'postgres' && 'P
     }
     // Nothing half-written: exactly the contacts that were answered 201 exist.
     const rows = await t.db.selectFrom('contacts').select('id').where('workspace_id', '=', ws.workspace.id).where('first_name', '=', 'Restart').execute();
-    assert.deepEqual(
-      rows.map((x) => x.id).sort((a, b) => a - b),
-      [...created].sort((a, b) => a - b),
-    );
+    assert.deepEqual(rows.map((x) => x.id).sort((a, b) => a - b), [...created].sort((a, b) => a - b));
     // And each created contact has its event: the change and its outbox row committed together (D16).
     const events = await t.db.selectFrom('outbox').select('payload').where('workspace_id', '=', ws.workspace.id).where('event', '=', 'new_contact').execute();
     const eventIds = new Set(events.map((e) => (JSON.parse(e.payload) as { data: { id: number } }).data.id));
     for (const id of created) assert.ok(eventIds.has(id), `contact ${id} has its event`);
-    assert.ok(sawOutage(), 'the outage was seen');
+    assert.ok(sawOutage(), "the outage was seen");
   });
 });

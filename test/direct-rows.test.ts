@@ -24,10 +24,7 @@ test(`direct reads give the driver's own row objects (${backend})`, async () => 
   const direct = (await read('fieldwork_test_direct_rows', text, [])) as Record<string, unknown>[];
   const driver = (await sql.raw<Record<string, unknown>>(text).execute(t.db)).rows;
   assert.deepEqual(direct, driver);
-  assert.deepEqual(
-    direct.map((r) => Object.keys(r)),
-    driver.map((r) => Object.keys(r)),
-  );
+  assert.deepEqual(direct.map((r) => Object.keys(r)), driver.map((r) => Object.keys(r)));
   assert.deepEqual(direct, [{ id: 2, name: 'a', info: backend === 'postgres' ? '{"x": 1}' : '{"x":1}', n: 2, gone: null }]);
   const none = (await read('fieldwork_test_direct_none', `select 1 as id where 1 = 0`, [])) as unknown[];
   assert.deepEqual(none, []);

@@ -55,14 +55,7 @@ after(async () => {
 
 test('the form draws the request custom fields (D23), submits them, and speaks plainly about mistakes', { skip, timeout: 60_000 }, async () => {
   const ws = await seedWorkspace(t.db);
-  await addCustomField(t.db, ws.workspace.id, {
-    module_type: 'request',
-    key: 'service_type',
-    label: 'Service type',
-    type: 'select',
-    options: ['Repair', 'Installation'],
-    required: true,
-  });
+  await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'service_type', label: 'Service type', type: 'select', options: ['Repair', 'Installation'], required: true });
   await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: true });
   await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'pets', label: 'Pets at home', type: 'boolean', options: null, required: false });
   const key = await keyFor(t.db, ws.workspace.id, 'embed_forms');
@@ -74,11 +67,7 @@ test('the form draws the request custom fields (D23), submits them, and speaks p
     await tab.goto(origin);
     // The definitions arrive from the API: a select with its options, a text input, a checkbox; labels marked required.
     await tab.waitForSelector('select[data-field=cf-service_type]');
-    assert.deepEqual(await tab.$$eval('select[data-field=cf-service_type] option', (os) => os.map((o) => o.textContent)), [
-      'Choose...',
-      'Repair',
-      'Installation',
-    ]);
+    assert.deepEqual(await tab.$$eval('select[data-field=cf-service_type] option', (os) => os.map((o) => o.textContent)), ['Choose...', 'Repair', 'Installation']);
     assert.equal(await tab.textContent('label[for=fw-cf-service_type]'), 'Service type *');
     assert.equal(await tab.textContent('label[for=fw-cf-gate_code]'), 'Gate code *');
     assert.equal(await tab.getAttribute('[data-field=cf-pets]', 'type'), 'checkbox');

@@ -12,10 +12,10 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { createDb, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/schema.ts';
-import { hashToken } from '../src/kernel/tokens.ts';
 import { createKey, type KeyType } from '../src/modules/keys/keys.service.ts';
 import { addUser, type Role } from '../src/modules/users/users.service.ts';
 import { createWorkspace } from '../src/modules/workspace/workspace.service.ts';
+import { hashToken } from '../src/kernel/tokens.ts';
 
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -197,15 +197,10 @@ export interface CliRun {
 export function spawnCli(url: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const root = path.resolve(import.meta.dirname, '..');
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(root, 'bin', 'fieldwork.js'), ...args],
-      { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env } },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [path.join(root, 'bin', 'fieldwork.js'), ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env } }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -232,26 +227,14 @@ export async function startServer(url: string, env: Record<string, string> = {})
  * Copies row `id` of `table` `count - 1` times in one INSERT ... SELECT (numbers
  * 2..count), for tests and benches that need thousands of documents fast.
  */
-export async function copyRows(
-  db: Kysely<DB>,
-  dialect: 'sqlite' | 'postgres',
-  table: 'invoices' | 'quotes' | 'jobs',
-  id: number,
-  count: number,
-): Promise<void> {
+export async function copyRows(db: Kysely<DB>, dialect: 'sqlite' | 'postgres', table: 'invoices' | 'quotes' | 'jobs', id: number, count: number): Promise<void> {
   const series =
     dialect === 'postgres'
       ? sql`generate_series(2, ${count}) as n(i)`
       : sql`(with recursive n(i) as (select 2 union all select i + 1 from n where i < ${count}) select i from n) as n`;
   const columns = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} where id = ${id}`.execute(db)).rows[0];
-  const list = sql.join(
-    Object.keys(columns)
-      .filter((c) => c !== 'id' && c !== 'number')
-      .map((c) => sql.ref(c)),
-  );
-  await sql`insert into ${sql.table(table)} (${list}, number) select ${list}, n.i from ${sql.table(table)}, ${series} where ${sql.ref(`${table}.id`)} = ${id}`.execute(
-    db,
-  );
+  const list = sql.join(Object.keys(columns).filter((c) => c !== 'id' && c !== 'number').map((c) => sql.ref(c)));
+  await sql`insert into ${sql.table(table)} (${list}, number) select ${list}, n.i from ${sql.table(table)}, ${series} where ${sql.ref(`${table}.id`)} = ${id}`.execute(db);
 }
 
 /**
@@ -262,24 +245,12 @@ export async function copyRows(
  */
 export async function ownerSessionToken(db: Kysely<DB>, workspaceId: number, userId?: string): Promise<string> {
   const ws = await db.selectFrom('workspaces').select('hash').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  const user =
-    userId ??
-    (await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow()).user_id;
+  const user = userId ?? (await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow()).user_id;
   const token = `wk_${ws.hash}.${randomBytes(32).toString('hex')}`;
   const at = new Date().toISOString();
   await db
     .insertInto('api_keys')
-    .values({
-      workspace_id: workspaceId,
-      type: 'general',
-      scopes: JSON.stringify(['read', 'write', 'team:manage', 'keys:manage']),
-      user_id: user,
-      name: 'session stand-in',
-      token_hash: hashToken(token),
-      legacy: 0,
-      created_at: at,
-      updated_at: at,
-    })
+    .values({ workspace_id: workspaceId, type: 'general', scopes: JSON.stringify(['read', 'write', 'team:manage', 'keys:manage']), user_id: user, name: 'session stand-in', token_hash: hashToken(token), legacy: 0, created_at: at, updated_at: at })
     .execute();
   return token;
 }

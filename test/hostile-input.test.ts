@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, ownerSessionToken, type Res, seedWorkspace, type TestApp } from './helpers.ts';
 import { multipartBody, png } from './upload-fixtures.ts';
+import { type Client, buildTestApp, client, keyFor, ownerSessionToken, type Res, seedWorkspace, type TestApp } from './helpers.ts';
 
 // Hostile input (E18, D4, D5): text a database refuses, hostile nesting, ids in
 // odd notations, prototype keys, cut-off uploads. Every answer is in the envelope,
@@ -51,6 +51,7 @@ before(async () => {
 });
 after(() => t.close());
 
+
 type OpenApiDoc = { components?: { schemas?: Record<string, { properties?: object }> } };
 type Operation = { requestBody?: { content?: Record<string, { schema?: { properties?: object; $ref?: string } }> } } | undefined;
 /** The top-level JSON body fields of an operation, through a `$ref` to a component schema (E16). */
@@ -66,40 +67,21 @@ describe('E18: U+0000 and lone surrogates are refused like any invalid field', (
     await refused(() => api.post('/api/v1/contacts', { first_name: NUL, last_name: 'x' }), 422, 'Validation failed', ['first_name']);
     await refused(() => api.post('/api/v1/contacts', '{"first_name":"a\\ud800","last_name":"x"}'), 422, 'Validation failed', ['first_name']);
     await refused(() => api.post('/api/v1/contacts', '{"first_name":"a\\udc00b","last_name":"x"}'), 422, 'Validation failed', ['first_name']);
-    await refused(() => api.post('/api/v1/contacts', { first_name: 'a', last_name: 'x', info: { notes: ['ok', NUL] } }), 422, 'Validation failed', [
-      'info',
-      'notes',
-      1,
-    ]);
-    await refused(() => api.post('/api/v1/contacts', { first_name: 'a', last_name: 'x', custom_fields: { [NUL]: 1 } }), 422, 'Validation failed', [
-      'custom_fields',
-    ]);
+    await refused(() => api.post('/api/v1/contacts', { first_name: 'a', last_name: 'x', info: { notes: ['ok', NUL] } }), 422, 'Validation failed', ['info', 'notes', 1]);
+    await refused(() => api.post('/api/v1/contacts', { first_name: 'a', last_name: 'x', custom_fields: { [NUL]: 1 } }), 422, 'Validation failed', ['custom_fields']);
     await refused(() => api.put(`/api/v1/contacts/${contactId}`, { last_name: NUL }), 422, 'Validation failed', ['last_name']);
     await refused(() => api.post(`/api/v1/contacts/${contactId}/properties`, { address: { street: NUL } }), 422, 'Validation failed', ['address', 'street']);
     await refused(
-      () =>
-        api.post('/api/v1/quotes', {
-          name: 'Q',
-          line_items: [
-            { name: 'ok', unitPrice: 1 },
-            { name: NUL, unitPrice: 2 },
-          ],
-        }),
+      () => api.post('/api/v1/quotes', { name: 'Q', line_items: [{ name: 'ok', unitPrice: 1 }, { name: NUL, unitPrice: 2 }] }),
       400,
       'Invalid request',
       ['line_items', 1, 'name'],
     );
     await refused(() => api.post('/api/v1/events', { start_date: '2030-01-01', end_date: '2030-01-01', name: NUL }), 400, 'Invalid request', ['name']);
-    await refused(() => api.post('/api/v1/time-entries', { start_date: '2030-01-01', end_date: '2030-01-01', description: '\ud83d' }), 400, 'Invalid request', [
-      'description',
-    ]);
+    await refused(() => api.post('/api/v1/time-entries', { start_date: '2030-01-01', end_date: '2030-01-01', description: '\ud83d' }), 400, 'Invalid request', ['description']);
     await refused(() => api.post('/api/v1/comments', { module_type: 'quote', module_id: quoteId, comment: NUL }), 400, 'Invalid request', ['comment']);
     await refused(
-      () =>
-        client(t.app).post('/api/forms/embed-request', {
-          apiKey: formKey,
-          formData: { firstName: NUL, lastName: 'Doe', email: 'jane@example.test', phone: '+1 555 123 4567', description: 'The boiler leaks.' },
-        }),
+      () => client(t.app).post('/api/forms/embed-request', { apiKey: formKey, formData: { firstName: NUL, lastName: 'Doe', email: 'jane@example.test', phone: '+1 555 123 4567', description: 'The boiler leaks.' } }),
       400,
       'Invalid request data',
       ['formData', 'firstName'],
@@ -126,12 +108,7 @@ describe('E18: U+0000 and lone surrogates are refused like any invalid field', (
       { name: 'file', filename: 'a.png', type: 'image/png', data: png(3, 2, 7) },
     ]);
     const send = async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/uploads',
-        payload,
-        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      });
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
       return { status: res.statusCode, body: res.json(), headers: res.headers };
     };
     await refused(send, 400, 'Validation error', ['description']);
@@ -233,7 +210,7 @@ describe('D5: ids only as plain decimal integers', () => {
 });
 
 describe('D5: errors Fastify raises itself are in the envelope', () => {
-  test("a path that is not valid percent-encoding names no resource: the route's 404 when it has one, else 404 Not found", async () => {
+  test('a path that is not valid percent-encoding names no resource: the route\'s 404 when it has one, else 404 Not found', async () => {
     for (const [url, error] of [
       ['/api/v1/contacts/%ff%fe', 'Contact not found'],
       ['/api/v1/quotes/%E0%A4%A', 'Quote not found'],
@@ -263,18 +240,12 @@ describe('E18 in queries and paths: escapes that are not UTF-8 (a lone surrogate
       const parent = ['/api/v1/uploads', '/api/v1/comments'].includes(path) ? `module_type=contact&module_id=${contactId}&` : '';
       for (const value of [`a${SURROGATE}b`, '%ED%B0%80', 'a%FFb', '%C0%80', `a%F0%9F%98b`]) {
         const res = await refused(() => api.get(`${path}?${parent}search=${value}`), 400, error);
-        assert.ok(
-          res.body.details.some((d: { path: string[] }) => d.path[0] === 'search'),
-          `${path} ${value}: ${JSON.stringify(res.body)}`,
-        );
+        assert.ok(res.body.details.some((d: { path: string[] }) => d.path[0] === 'search'), `${path} ${value}: ${JSON.stringify(res.body)}`);
       }
       // Valid escapes, a literal percent sign and a stray `%` still search.
       for (const value of [encodeURIComponent('é😀'), '%25', '100%', '%zz', 'a+b']) {
         const res = await api.get(`${path}?${parent}search=${value}`);
-        assert.ok(
-          res.status === 200 || !res.body.details?.some((d: { path: string[] }) => d.path[0] === 'search'),
-          `${path} ${value}: ${JSON.stringify(res.body)}`,
-        );
+        assert.ok(res.status === 200 || !res.body.details?.some((d: { path: string[] }) => d.path[0] === 'search'), `${path} ${value}: ${JSON.stringify(res.body)}`);
       }
     }
     const found = await api.get(`/api/v1/contacts?search=${encodeURIComponent('Lovelace')}&search=x`);
@@ -284,7 +255,7 @@ describe('E18 in queries and paths: escapes that are not UTF-8 (a lone surrogate
     await refused(() => api.get(`/api/v1/comments?module_type=contact&module_id=${contactId}&sort_by=${SURROGATE}`), 400, 'Invalid request', ['sort_by']);
   });
 
-  test("every resource's path id answers its own 404, like an id that does not exist", async () => {
+  test('every resource\'s path id answers its own 404, like an id that does not exist', async () => {
     const doc = (await api.get('/api/v1/openapi.json')).body;
     const single = Object.keys(doc.paths).filter((path) => /^\/api\/v1\/[\w-]+\/\{id\}$/.test(path) && doc.paths[path].get);
     assert.ok(single.length >= 12, String(single.length));
@@ -318,9 +289,7 @@ describe('prototype keys (D5: unknown fields are dropped)', () => {
 
   test('a comment whose module_type is an object holding __proto__ answers at once', async () => {
     for (const moduleType of ['{"__proto__":{"quote":1}}', '{"__proto__":{"toString":"x"}}', '"__proto__"', '"constructor"', '"toString"']) {
-      await refused(() => api.post('/api/v1/comments', `{"module_type":${moduleType},"module_id":${quoteId},"comment":"x"}`), 400, 'Invalid request', [
-        'module_type',
-      ]);
+      await refused(() => api.post('/api/v1/comments', `{"module_type":${moduleType},"module_id":${quoteId},"comment":"x"}`), 400, 'Invalid request', ['module_type']);
     }
     await refused(() => api.get(`/api/v1/comments?module_type=__proto__&module_id=${quoteId}`), 400, 'Invalid request', ['module_type']);
   });
@@ -334,12 +303,7 @@ describe('uploads: a multipart body cut off before its closing boundary', () => 
       { name: 'file', filename: 'cut.png', type: 'image/png', data: png(40, 30, 3) },
     ]);
   const send = async (payload: Buffer, contentType: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/uploads',
-      payload,
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-    });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
     return { status: res.statusCode, body: res.json(), headers: res.headers };
   };
 
@@ -354,7 +318,7 @@ describe('uploads: a multipart body cut off before its closing boundary', () => 
     assert.equal((await send(payload.subarray(0, payload.length - 2), contentType)).status, 201);
   });
 
-  test("RFC 2046: a boundary longer than 70 characters, or none, is 400 in the envelope (not the parser's 500)", async () => {
+  test('RFC 2046: a boundary longer than 70 characters, or none, is 400 in the envelope (not the parser\'s 500)', async () => {
     const withBoundary = (boundary: string, quoted = false) => {
       const { payload, contentType } = form();
       const old = /boundary=(.*)$/.exec(contentType)![1];
@@ -418,9 +382,7 @@ describe('dates: years 0000 to 9999 everywhere a date is taken', () => {
     assert.equal(late.status, 201);
     await refused(() => api.post('/api/v1/events', { start_date: '0099-02-29', end_date: '0099-02-29' }), 400, 'Invalid request', ['start_date']);
     await refused(() => api.post('/api/v1/events', { start_date: '0050-03-02', end_date: '0050-03-01' }), 400, 'Invalid request', ['end_date']);
-    const sorted = (await api.get('/api/v1/events?sort_by=start_date&sort_direction=asc&per_page=100')).body.data.map(
-      (e: { start_date: string }) => e.start_date,
-    );
+    const sorted = (await api.get('/api/v1/events?sort_by=start_date&sort_direction=asc&per_page=100')).body.data.map((e: { start_date: string }) => e.start_date);
     assert.deepEqual(sorted.slice(0, 2), ['0000-02-29', '0050-03-01']);
     assert.equal(sorted.at(-1), '9999-12-31');
 

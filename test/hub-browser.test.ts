@@ -161,25 +161,11 @@ test('the customer asks for changes, and another declines', { skip, timeout: 60_
 test('every hub page passes axe-core (no serious or critical violations) and fits 375 px', { skip, timeout: 90_000 }, async () => {
   const { quoteId, contactId, link } = await sendQuote();
   const home = link.replace(/\/quotes\/\d+$/, '');
-  const invoice = (
-    await api.post('/api/v1/invoices', {
-      contact_id: contactId,
-      name: 'Spring work',
-      due_date: '2099-05-01',
-      line_items: [{ name: 'Hedge trimming', quantity: 2, unitPrice: 85.5 }],
-    })
-  ).body.data;
+  const invoice = (await api.post('/api/v1/invoices', { contact_id: contactId, name: 'Spring work', due_date: '2099-05-01', line_items: [{ name: 'Hedge trimming', quantity: 2, unitPrice: 85.5 }] })).body.data;
   await api.put(`/api/v1/invoices/${invoice.id}/status`, { status: 'sent' });
   await api.post(`/api/v1/invoices/${invoice.id}/payments`, { amount: 50, method: 'card' });
   const job = (await api.post('/api/v1/jobs', { contact_id: contactId, name: 'Garden' })).body.data.id;
-  await api.post('/api/v1/events', {
-    start_date: '2099-04-02',
-    end_date: '2099-04-02',
-    start_time: '09:00',
-    end_time: '11:00',
-    job_id: job,
-    name: 'Hedge visit',
-  });
+  await api.post('/api/v1/events', { start_date: '2099-04-02', end_date: '2099-04-02', start_time: '09:00', end_time: '11:00', job_id: job, name: 'Hedge visit' });
 
   // bypassCSP: only so axe's own script can be injected; the pages are the same.
   const page = await phonePage({ bypassCSP: true });

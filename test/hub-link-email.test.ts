@@ -18,15 +18,7 @@ describe('hub_link_to_customer (A88)', () => {
   after(() => t.close());
 
   const messageCount = async (workspaceId: number) =>
-    Number(
-      (
-        await t.db
-          .selectFrom('messages')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('workspace_id', '=', workspaceId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    Number((await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).n);
 
   test('emails the contact a working link to the hub home, through the message log', async () => {
     const ws = await seedWorkspace(t.db);
@@ -38,13 +30,7 @@ describe('hub_link_to_customer (A88)', () => {
     try {
       const res = await api.post('/api/v1/notifications', { type: 'hub_link_to_customer', module_id: contact.id });
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.deepEqual(res.body.data, {
-        queued: true,
-        type: 'hub_link_to_customer',
-        module: 'contacts',
-        module_id: contact.id,
-        recipient: { contact_id: contact.id, email: 'hana@example.test' },
-      });
+      assert.deepEqual(res.body.data, { queued: true, type: 'hub_link_to_customer', module: 'contacts', module_id: contact.id, recipient: { contact_id: contact.id, email: 'hana@example.test' } });
       await waitFor('the hub link email', () => rx.mails.some((m) => m.to.includes('hana@example.test')));
       const mail = rx.mails.find((m) => m.to.includes('hana@example.test'));
       assert.ok(mail);
@@ -59,10 +45,7 @@ describe('hub_link_to_customer (A88)', () => {
         [['hub_link_to_customer', 'email', 'contact', contact.id, contact.id, 'hana@example.test']],
       );
       const settings = await api.get('/api/v1/notification-settings');
-      assert.ok(
-        settings.body.data.some((s: { type: string }) => s.type === 'hub_link_to_customer'),
-        'its switches and templates are settings like the others',
-      );
+      assert.ok(settings.body.data.some((s: { type: string }) => s.type === 'hub_link_to_customer'), 'its switches and templates are settings like the others');
     } finally {
       await worker.stop();
       await rx.close();
@@ -84,15 +67,6 @@ describe('hub_link_to_customer (A88)', () => {
       assert.deepEqual(res.body, { success: false, error: 'Contact not found' });
     }
     assert.equal(await messageCount(ws.workspace.id), 0);
-    assert.equal(
-      await t.db
-        .selectFrom('hub_links')
-        .select('id')
-        .where('workspace_id', '=', ws.workspace.id)
-        .execute()
-        .then((r) => r.length),
-      0,
-      'no link minted',
-    );
+    assert.equal(await t.db.selectFrom('hub_links').select('id').where('workspace_id', '=', ws.workspace.id).execute().then((r) => r.length), 0, 'no link minted');
   });
 });

@@ -31,9 +31,7 @@ after(() => t.close());
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 /** A query parameter that names records by id: `id_in`, `<thing>_id` (integers, not user UUIDs). */
 const isIdFilter = (p: Parameter) =>
-  p.in === 'query' &&
-  (p.name === 'id_in' || /(^|_)id$/.test(p.name)) &&
-  (p.schema.type === 'integer' || (p.schema.type === 'string' && p.schema.format !== 'uuid' && Boolean(p.schema.pattern)));
+  p.in === 'query' && (p.name === 'id_in' || /(^|_)id$/.test(p.name)) && (p.schema.type === 'integer' || (p.schema.type === 'string' && p.schema.format !== 'uuid' && Boolean(p.schema.pattern)));
 
 describe(`ids past 2147483647 (${backend})`, () => {
   test('every list with an id filter: 400 naming the filter; the last possible id is no error', async () => {
@@ -44,20 +42,13 @@ describe(`ids past 2147483647 (${backend})`, () => {
       assert.ok(op, `${route.url} is in the OpenAPI document`);
       for (const param of (op.parameters ?? []).filter(isIdFilter)) {
         // The list's other required filters (uploads' module_type), from their enums.
-        const others = (op.parameters ?? [])
-          .filter((p) => p.required && p.in === 'query' && p !== param)
-          .map((p) => `&${p.name}=${p.schema.enum?.[0]}`)
-          .join('');
+        const others = (op.parameters ?? []).filter((p) => p.required && p.in === 'query' && p !== param).map((p) => `&${p.name}=${p.schema.enum?.[0]}`).join('');
         for (const value of PAST) {
           const label = `${route.url}?${param.name}=${value}`;
           const res = await api.get(`${label}${others}`);
           assert.equal(res.status, 400, `${label}: ${JSON.stringify(res.body)}`);
           assert.equal(res.body.success, false, label);
-          assert.deepEqual(
-            res.body.details?.map((d: { path: unknown[] }) => d.path),
-            [[param.name]],
-            label,
-          );
+          assert.deepEqual(res.body.details?.map((d: { path: unknown[] }) => d.path), [[param.name]], label);
         }
         const last = await api.get(`${route.url}?${param.name}=${LAST_ID}${others}`);
         // Matches nothing, or (a list under a parent: uploads) the parent's 404.

@@ -16,8 +16,8 @@ import { transact } from '../src/http/transact.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { hashToken } from '../src/kernel/tokens.ts';
 import { createContact } from '../src/modules/contacts/contacts.service.ts';
-import { backend, buildTestApp, keyFor, ownerSessionToken, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 import { multipartBody, png } from './upload-fixtures.ts';
+import { backend, buildTestApp, keyFor, ownerSessionToken, seedWorkspace, startServer, type TestApp } from './helpers.ts';
 
 // E11 idempotency keys over the real app: every write route, on both databases.
 
@@ -61,31 +61,16 @@ describe('E11 idempotency keys', () => {
         ...headers,
       },
     });
-    return {
-      status: res.statusCode,
-      raw: res.body,
-      body: res.body ? res.json() : undefined,
-      replayed: res.headers['idempotent-replayed'],
-      headers: res.headers,
-    };
+    return { status: res.statusCode, raw: res.body, body: res.body ? res.json() : undefined, replayed: res.headers['idempotent-replayed'], headers: res.headers };
   }
-  const post = (url: string, payload: Payload, key?: string, token?: string) =>
-    send('POST', url, payload, key === undefined ? {} : { 'idempotency-key': key }, token);
+  const post = (url: string, payload: Payload, key?: string, token?: string) => send('POST', url, payload, key === undefined ? {} : { 'idempotency-key': key }, token);
   const created = async (url: string, payload: Payload) => {
     const res = await post(url, payload);
     assert.equal(res.status, 201, res.raw);
     return res.body.data.id as number;
   };
   const count = async (table: 'contacts' | 'idempotency_keys') =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('workspace_id', '=', ws.workspace.id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
   const record = (key: string) => t.db.selectFrom('idempotency_keys').selectAll().where('idem_key', '=', key).executeTakeFirst();
   const contact = { first_name: 'Ada', last_name: 'Lovelace' };
 
@@ -215,11 +200,7 @@ describe('E11 idempotency keys', () => {
     const row = (await record(key))!;
     assert.equal(Date.parse(row.expires_at) - Date.parse(row.created_at), 2 * 3_600_000);
     const before = await count('contacts');
-    await t.db
-      .updateTable('idempotency_keys')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('idem_key', '=', key)
-      .execute();
+    await t.db.updateTable('idempotency_keys').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('idem_key', '=', key).execute();
     // Expired: even another body runs, as a first request.
     const again = await post('/api/v1/contacts', { ...contact, first_name: 'Bo' }, key);
     assert.equal(again.status, 201);
@@ -244,19 +225,12 @@ describe('E11 idempotency keys', () => {
       created_at: new Date().toISOString(),
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     };
-    await t.db
-      .insertInto('idempotency_keys')
-      .values({ ...base, locked_until: new Date(Date.now() + 60_000).toISOString() })
-      .execute();
+    await t.db.insertInto('idempotency_keys').values({ ...base, locked_until: new Date(Date.now() + 60_000).toISOString() }).execute();
     const before = await count('contacts');
     const live = await post('/api/v1/contacts', contact, key);
     assert.equal(live.status, 409);
     assert.deepEqual(live.body, { success: false, error: 'A request with this Idempotency-Key is in progress' });
-    await t.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(Date.now() - 1).toISOString() })
-      .where('idem_key', '=', key)
-      .execute();
+    await t.db.updateTable('idempotency_keys').set({ locked_until: new Date(Date.now() - 1).toISOString() }).where('idem_key', '=', key).execute();
     const taken = await post('/api/v1/contacts', contact, key);
     assert.equal(taken.status, 201);
     assert.equal(await count('contacts'), before + 1);
@@ -265,9 +239,7 @@ describe('E11 idempotency keys', () => {
     assert.notEqual(row.locked_by, 'dead-process');
   });
 
-  test('a takeover waits for a holder completing the record, then leaves it done (PostgreSQL: two connections)', {
-    skip: backend !== 'postgres' && 'SQLite runs one transaction at a time',
-  }, async () => {
+  test('a takeover waits for a holder completing the record, then leaves it done (PostgreSQL: two connections)', { skip: backend !== 'postgres' && 'SQLite runs one transaction at a time' }, async () => {
     const key = newKey();
     const id = { workspaceId: ws.workspace.id, keyId: ws.keyId, key };
     const at = Date.now();
@@ -326,15 +298,7 @@ describe('E11 idempotency keys', () => {
     before(async () => {
       app = Fastify();
       registerErrorHandler(app);
-      const auth: AuthContext = {
-        keyId: ws.keyId,
-        keyHash: 'test',
-        workspaceId: ws.workspace.id,
-        userId: ws.owner.user_id,
-        scopes: [],
-        type: 'general',
-        legacy: false,
-      };
+      const auth: AuthContext = { keyId: ws.keyId, keyHash: 'test', workspaceId: ws.workspace.id, userId: ws.owner.user_id, scopes: [], type: 'general', legacy: false };
       app.addHook('onRequest', async (request) => {
         request.auth = auth;
       });
@@ -348,14 +312,7 @@ describe('E11 idempotency keys', () => {
         throw new AppError(429, 'Rate limit exceeded. Try again later.');
       });
       // The process "dies" after the effect: the transaction fails after it, so nothing commits.
-      app.post('/crash', async (req) =>
-        transact(t.db, req.auth, async (trx) => ({
-          contact: await effect(trx),
-          crash: (() => {
-            throw new Error('killed');
-          })(),
-        })),
-      );
+      app.post('/crash', async (req) => transact(t.db, req.auth, async (trx) => ({ contact: await effect(trx), crash: (() => { throw new Error('killed'); })() })));
       app.post('/refused', async (req) =>
         transact(t.db, req.auth, async (trx) => {
           await effect(trx);
@@ -389,10 +346,7 @@ describe('E11 idempotency keys', () => {
     };
 
     test('a 5xx or a 429 is not stored: the record goes, and a retry runs', async () => {
-      for (const [url, status] of [
-        ['/boom', 500],
-        ['/limited', 429],
-      ] as const) {
+      for (const [url, status] of [['/boom', 500], ['/limited', 429]] as const) {
         const key = newKey();
         runs = 0;
         assert.equal((await call(url, key)).status, status);
@@ -448,15 +402,7 @@ describe('E11 idempotency keys', () => {
       ...(key === undefined ? {} : { idempotency_key: key }),
     });
     const requests = async () =>
-      Number(
-        (
-          await t.db
-            .selectFrom('requests')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('workspace_id', '=', ws.workspace.id)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      Number((await t.db.selectFrom('requests').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
     before(async () => {
       formKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
     });
@@ -472,10 +418,7 @@ describe('E11 idempotency keys', () => {
       assert.equal(again.headers['access-control-allow-origin'], '*');
       assert.equal(await requests(), before + 1);
       const both = await Promise.all([submit(form(newKey())), submit(form(newKey()))]);
-      assert.deepEqual(
-        both.map((r) => r.status),
-        [201, 201],
-      );
+      assert.deepEqual(both.map((r) => r.status), [201, 201]);
       assert.equal(await requests(), before + 3);
     });
 
@@ -584,16 +527,7 @@ describe('E11 idempotency keys', () => {
       // Before the create: the ids kept below are taken from the last POST under /jobs.
       ['POST', () => '/api/v1/jobs/schedule-preview', () => ({ rrule: 'FREQ=WEEKLY;BYDAY=TU', starts_on: '2026-01-01' }), null],
       ['POST', () => '/api/v1/jobs', () => ({ name: 'Install' }), 'jobs'],
-      [
-        'PUT',
-        () => `/api/v1/jobs/${ids.job}`,
-        () => ({
-          name: 'Install, fortnightly',
-          type: 'recurring',
-          schedule: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', starts_on: '2030-01-01', all_day: true },
-        }),
-        null,
-      ],
+      ['PUT', () => `/api/v1/jobs/${ids.job}`, () => ({ name: 'Install, fortnightly', type: 'recurring', schedule: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', starts_on: '2030-01-01', all_day: true } }), null],
       ['PUT', () => `/api/v1/jobs/${ids.job}/status`, () => ({ status: 'scheduled' }), null],
       ['POST', () => '/api/v1/jobs/schedule-preview', () => ({ rrule: 'FREQ=DAILY', starts_on: '2030-01-01', count: 2 }), null],
       ['POST', () => '/api/v1/invoices', () => ({ name: 'INV', line_items: [{ name: 'Visit', quantity: 1, unitPrice: 100 }] }), 'invoices'],
@@ -657,29 +591,13 @@ describe('E11 idempotency keys', () => {
     before(async () => {
       // A key to revoke, and a failed webhook delivery to redeliver (as the worker leaves one).
       ids.key = (await send('POST', '/api/v1/keys', { type: 'rest', scopes: ['contacts:read'] })).body.data.id;
-      const sub = (await send('POST', '/api/webhooks/subscribe', { trigger_event: 'new_contact', webhook_url: 'https://hooks.example.com/redeliver' })).body
-        .subscription;
+      const sub = (await send('POST', '/api/webhooks/subscribe', { trigger_event: 'new_contact', webhook_url: 'https://hooks.example.com/redeliver' })).body.subscription;
       const at = new Date().toISOString();
-      const outbox = await t.db
-        .insertInto('outbox')
-        .values({ workspace_id: ws.workspace.id, event: 'new_contact', payload: '{}', created_at: at, processed_at: at })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const outbox = await t.db.insertInto('outbox').values({ workspace_id: ws.workspace.id, event: 'new_contact', payload: '{}', created_at: at, processed_at: at }).returning('id').executeTakeFirstOrThrow();
       ids.delivery = (
         await t.db
           .insertInto('webhook_deliveries')
-          .values({
-            workspace_id: ws.workspace.id,
-            subscription_id: sub.id,
-            outbox_id: outbox.id,
-            event: 'new_contact',
-            webhook_id: crypto.randomUUID(),
-            status: 'failed',
-            attempts: 5,
-            max_attempts: 5,
-            created_at: at,
-            updated_at: at,
-          })
+          .values({ workspace_id: ws.workspace.id, subscription_id: sub.id, outbox_id: outbox.id, event: 'new_contact', webhook_id: crypto.randomUUID(), status: 'failed', attempts: 5, max_attempts: 5, created_at: at, updated_at: at })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
@@ -690,11 +608,7 @@ describe('E11 idempotency keys', () => {
     test('the sweep covers every write route under /api/v1 and /api/webhooks', () => {
       const writes = t.app.routeTable.filter((r) => r.method !== 'GET' && r.method !== 'OPTIONS' && /^\/api\/(v1|webhooks)\//.test(r.url));
       const routeOf = (url: string) =>
-        url
-          .replace(/\/users\/([0-9a-f-]{36})?$/, '/users/:user_id')
-          .replace(/\/\d+(?=\/|$)/g, '/:id')
-          .replace(/properties\/:id$/, 'properties/:propertyId')
-          .replace(/payments\/:id$/, 'payments/:paymentId');
+        url.replace(/\/users\/([0-9a-f-]{36})?$/, '/users/:user_id').replace(/\/\d+(?=\/|$)/g, '/:id').replace(/properties\/:id$/, 'properties/:propertyId').replace(/payments\/:id$/, 'payments/:paymentId');
       const swept = new Set(cases.map(([method, url]) => `${method} ${routeOf(url().replace(/undefined/g, '1'))}`));
       // The generic CRUD updates not listed run the same code as the contacts PUT.
       const sameAsListed = /^PUT \/api\/v1\/(requests|quotes|jobs|invoices|events|services|tax-rates|quote-templates)\/:id$/;
@@ -702,9 +616,7 @@ describe('E11 idempotency keys', () => {
       const replayedWithoutSecret = 'POST /api/v1/keys';
       // A calendar feed is a person's (E25): sessions only, so test/calendar-feeds.test.ts replays it.
       const sessionOnly = /^(POST|DELETE) \/api\/v1\/me\/calendar-feed$/;
-      const missing = writes
-        .map((r) => `${r.method} ${r.url}`)
-        .filter((r) => !swept.has(r) && !sameAsListed.test(r) && r !== replayedWithoutSecret && !sessionOnly.test(r));
+      const missing = writes.map((r) => `${r.method} ${r.url}`).filter((r) => !swept.has(r) && !sameAsListed.test(r) && r !== replayedWithoutSecret && !sessionOnly.test(r));
       assert.deepEqual(missing, []);
     });
 
@@ -712,16 +624,7 @@ describe('E11 idempotency keys', () => {
       test(`${method} ${url().replace(/undefined/g, ':id')}`, async () => {
         const key = newKey();
         const rows = async () =>
-          table
-            ? Number(
-                (
-                  await t.db
-                    .selectFrom(table as 'contacts')
-                    .select((eb) => eb.fn.countAll<number>().as('n'))
-                    .executeTakeFirstOrThrow()
-                ).n,
-              )
-            : 0;
+          table ? Number((await t.db.selectFrom(table as 'contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : 0;
         const before = await rows();
         const payload = body();
         const first = await send(method, url(), payload, { 'idempotency-key': key });

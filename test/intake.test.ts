@@ -284,14 +284,7 @@ describe('POST /api/forms/embed-request', () => {
   test('POST /api/forms/embed-fields: the request custom fields the form draws; keyed like the form (D2, forms:read, D21); CORS; no rate limit', async () => {
     const ws = await seedWorkspace(t.db);
     const other = await seedWorkspace(t.db);
-    await addCustomField(t.db, ws.workspace.id, {
-      module_type: 'request',
-      key: 'service_type',
-      label: 'Service type',
-      type: 'select',
-      options: ['Repair', 'Install'],
-      required: true,
-    });
+    await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'service_type', label: 'Service type', type: 'select', options: ['Repair', 'Install'], required: true });
     await addCustomField(t.db, ws.workspace.id, { module_type: 'request', key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: false });
     await addCustomField(t.db, ws.workspace.id, { module_type: 'contact', key: 'vip', label: 'VIP', type: 'boolean', options: null, required: false });
     await addCustomField(t.db, other.workspace.id, { module_type: 'request', key: 'theirs', label: 'Theirs', type: 'text', options: null, required: true });
@@ -309,17 +302,10 @@ describe('POST /api/forms/embed-request', () => {
         ],
       },
     });
-    const preflight = await t.app.inject({
-      method: 'OPTIONS',
-      url: '/api/forms/embed-fields',
-      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' },
-    });
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/forms/embed-fields', headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' } });
     assert.equal(preflight.statusCode, 204);
     assert.equal(preflight.headers['access-control-allow-origin'], '*');
-    assert.deepEqual(
-      (await fields({ apiKey: await keyFor(t.db, other.workspace.id, 'embed_forms') })).body.data.custom_fields.map((f: { key: string }) => f.key),
-      ['theirs'],
-    );
+    assert.deepEqual((await fields({ apiKey: (await keyFor(t.db, other.workspace.id, 'embed_forms')) })).body.data.custom_fields.map((f: { key: string }) => f.key), ['theirs']);
 
     assert.equal((await fields({ apiKey: 'garbage' })).status, 401);
     const noRead = await fields({ apiKey: await keyFor(t.db, ws.workspace.id, 'rest', ['forms:write']) });

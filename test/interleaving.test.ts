@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { buildTestApp, seedWorkspace, type TestApp } from './helpers.ts';
 import { multipartBody, png } from './upload-fixtures.ts';
+import { buildTestApp, seedWorkspace, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let token: string;
@@ -30,13 +30,7 @@ const POISON = '{"module_type":{"__proto__":{"polluted":true}},"module_id":1,"co
 const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra });
 
 /** One request; the status, or `aborted` when the client gave up on purpose. Fails after 10 s without an answer. */
-async function send(
-  method: string,
-  path: string,
-  body?: string | Buffer,
-  extra: Record<string, string> = {},
-  abortAfterMs?: number,
-): Promise<number | 'aborted'> {
+async function send(method: string, path: string, body?: string | Buffer, extra: Record<string, string> = {}, abortAfterMs?: number): Promise<number | 'aborted'> {
   const signal = AbortSignal.timeout(abortAfterMs ?? 10_000);
   try {
     const res = await fetch(base + path, { method, headers: headers(extra), body: Buffer.isBuffer(body) ? new Uint8Array(body) : body, signal });
@@ -52,9 +46,7 @@ async function send(
 function cutOff(path: string, contentType: string, payload: Buffer): Promise<void> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
-      );
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`);
       socket.write(payload.subarray(0, payload.length >> 1), () => setTimeout(() => socket.destroy(), 5));
     });
     socket.on('close', () => resolve());
@@ -90,10 +82,7 @@ function pipelined(requests: { path: string; body: string }[]): Promise<number[]
     socket.on('connect', () =>
       socket.write(
         requests
-          .map(
-            ({ path, body }) =>
-              `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-          )
+          .map(({ path, body }) => `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
           .join(''),
       ),
     );
@@ -104,10 +93,7 @@ test('F128: requests pipelined behind a body that is not JSON are answered, not 
   const poison = { path: '/api/v1/comments', body: POISON };
   const bad = { path: '/api/v1/comments', body: '{bad json' };
   assert.deepEqual(await pipelined([bad, poison]), [400, 400]);
-  assert.deepEqual(
-    await pipelined([poison, bad, poison, { path: '/api/v1/contacts', body: '{"first_name":"Pipe","last_name":"Lined"}' }]),
-    [400, 400, 400, 201],
-  );
+  assert.deepEqual(await pipelined([poison, bad, poison, { path: '/api/v1/contacts', body: '{"first_name":"Pipe","last_name":"Lined"}' }]), [400, 400, 400, 201]);
   assert.deepEqual(await pipelined([{ path: '/api/v1/contacts', body: '' }, poison]), [422, 400]); // no body: D4's 422 for contacts
 });
 
@@ -116,37 +102,18 @@ function neighbour(i: number): Promise<unknown> {
   const key = `shared-${i % 3}`;
   const form = upload();
   switch (i % 12) {
-    case 0:
-      return i % 24 === 0
-        ? pipelined([
-            { path: '/api/v1/comments', body: '{bad json' },
-            { path: '/api/v1/comments', body: POISON },
-          ]).then((s) => assert.deepEqual(s, [400, 400]))
-        : send('POST', '/api/v1/comments', '{bad json');
-    case 1:
-      return send('POST', '/api/v1/contacts', '{"first_name":"P","last_name":"Q","__proto__":{"x":1},"constructor":{"prototype":{"y":2}}}', {
-        'idempotency-key': key,
-      });
-    case 2:
-      return send('POST', '/api/v1/comments', POISON, { 'idempotency-key': key });
-    case 3:
-      return send('POST', '/api/v1/comments', JSON.stringify({ module_type: 'contact', module_id: contactId, comment: 'ok' }), {}, 1 + (i % 7));
-    case 4:
-      return cutOff('/api/v1/uploads', form.contentType, form.payload);
-    case 5:
-      return send('POST', '/api/v1/uploads', form.payload, { 'content-type': `multipart/form-data; boundary=${'b'.repeat(2000)}` });
-    case 6:
-      return send('GET', '/api/v1/contacts?search=a%ED%A0%80b');
-    case 7:
-      return send('GET', '/api/v1/contacts/%ED%A0%80');
-    case 8:
-      return send('POST', '/api/v1/uploads', form.payload, { 'content-type': form.contentType, 'idempotency-key': key });
-    case 9:
-      return send('PUT', `/api/v1/contacts/${contactId}`, '{"info":{"__proto__":{"polluted":1}}}', { 'idempotency-key': key });
-    case 10:
-      return send('POST', '/api/v1/comments', 'x'.repeat(2 * 1024 * 1024));
-    default:
-      return send('DELETE', '/api/v1/comments/999999', undefined, {}, 2);
+    case 0: return i % 24 === 0 ? pipelined([{ path: '/api/v1/comments', body: '{bad json' }, { path: '/api/v1/comments', body: POISON }]).then((s) => assert.deepEqual(s, [400, 400])) : send('POST', '/api/v1/comments', '{bad json');
+    case 1: return send('POST', '/api/v1/contacts', '{"first_name":"P","last_name":"Q","__proto__":{"x":1},"constructor":{"prototype":{"y":2}}}', { 'idempotency-key': key });
+    case 2: return send('POST', '/api/v1/comments', POISON, { 'idempotency-key': key });
+    case 3: return send('POST', '/api/v1/comments', JSON.stringify({ module_type: 'contact', module_id: contactId, comment: 'ok' }), {}, 1 + (i % 7));
+    case 4: return cutOff('/api/v1/uploads', form.contentType, form.payload);
+    case 5: return send('POST', '/api/v1/uploads', form.payload, { 'content-type': `multipart/form-data; boundary=${'b'.repeat(2000)}` });
+    case 6: return send('GET', '/api/v1/contacts?search=a%ED%A0%80b');
+    case 7: return send('GET', '/api/v1/contacts/%ED%A0%80');
+    case 8: return send('POST', '/api/v1/uploads', form.payload, { 'content-type': form.contentType, 'idempotency-key': key });
+    case 9: return send('PUT', `/api/v1/contacts/${contactId}`, '{"info":{"__proto__":{"polluted":1}}}', { 'idempotency-key': key });
+    case 10: return send('POST', '/api/v1/comments', 'x'.repeat(2 * 1024 * 1024));
+    default: return send('DELETE', '/api/v1/comments/999999', undefined, {}, 2);
   }
 }
 

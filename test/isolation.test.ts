@@ -28,25 +28,10 @@ const delivery = async (a: Client, t: TestApp) => {
   const sub = (await a.post('/api/webhooks/subscribe', { trigger_event: 'new_contact', webhook_url: 'http://127.0.0.1:9/hook' })).body.subscription;
   const { workspace_id } = await t.db.selectFrom('webhook_subscriptions').select('workspace_id').where('id', '=', sub.id).executeTakeFirstOrThrow();
   const at = new Date().toISOString();
-  const outbox = await t.db
-    .insertInto('outbox')
-    .values({ workspace_id, event: 'new_contact', payload: '{}', created_at: at, processed_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const outbox = await t.db.insertInto('outbox').values({ workspace_id, event: 'new_contact', payload: '{}', created_at: at, processed_at: at }).returning('id').executeTakeFirstOrThrow();
   const row = await t.db
     .insertInto('webhook_deliveries')
-    .values({
-      workspace_id,
-      subscription_id: sub.id,
-      outbox_id: outbox.id,
-      event: 'new_contact',
-      webhook_id: crypto.randomUUID(),
-      status: 'failed',
-      attempts: 5,
-      max_attempts: 5,
-      created_at: at,
-      updated_at: at,
-    })
+    .values({ workspace_id, subscription_id: sub.id, outbox_id: outbox.id, event: 'new_contact', webhook_id: crypto.randomUUID(), status: 'failed', attempts: 5, max_attempts: 5, created_at: at, updated_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -57,21 +42,14 @@ const fixtures: Record<string, Fixture> = {
   '/api/v1/keys/:id': { make: async (a) => ({ id: (await a.post('/api/v1/keys', { type: 'general' })).body.data.id }) },
   '/api/v1/webhook-deliveries/:id': { make: async (a, t) => ({ id: await delivery(a, t) }) },
   '/api/v1/webhook-deliveries/:id/redeliver': { make: async (a, t) => ({ id: await delivery(a, t) }) },
-  '/api/v1/team/invites/:id': {
-    make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }),
-  },
-  '/api/v1/team/invites/:id/resend': {
-    make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }),
-  },
+  '/api/v1/team/invites/:id': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
+  '/api/v1/team/invites/:id/resend': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
   '/api/v1/users/:user_id': {
     make: async (a) => ({ user_id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.user_id }),
     body: { job_title: 'Changed' },
   },
   '/api/v1/custom-fields/:id': {
-    make: async (a) => ({
-      id: (await a.post('/api/v1/custom-fields', { module_type: 'job', key: `k${Date.now()}${Math.floor(Math.random() * 1e6)}`, label: 'Iso', type: 'text' }))
-        .body.data.id,
-    }),
+    make: async (a) => ({ id: (await a.post('/api/v1/custom-fields', { module_type: 'job', key: `k${Date.now()}${Math.floor(Math.random() * 1e6)}`, label: 'Iso', type: 'text' })).body.data.id }),
     body: { label: 'Changed' },
   },
   '/api/v1/contacts/:id': { make: async (a) => ({ id: await contact(a) }), body: { company: 'Changed' } },
@@ -179,11 +157,7 @@ describe('tenant isolation on every route', () => {
       const call = (c: Client, url: string) => {
         if (route.method === 'GET') return c.get(url);
         if (route.method === 'DELETE') return c.delete(url);
-        return route.method === 'POST'
-          ? c.post(url, fixture.body ?? {})
-          : route.method === 'PATCH'
-            ? c.patch(url, fixture.body ?? {})
-            : c.put(url, fixture.body ?? {});
+        return route.method === 'POST' ? c.post(url, fixture.body ?? {}) : route.method === 'PATCH' ? c.patch(url, fixture.body ?? {}) : c.put(url, fixture.body ?? {});
       };
       // The owner's view of the same URL, where it can be read, before and after.
       const readable = t.app.routeTable.some((r) => r.method === 'GET' && r.url === route.url);
@@ -222,11 +196,7 @@ describe('tenant isolation on every route', () => {
       assert.deepEqual((await a.get(`${c.path}/${c.id}`)).body, before, `${c.type}: the owner's record changed`);
     }
     // (The invite fixtures above queued team emails; no customer message was queued.)
-    assert.deepEqual(
-      await t.db.selectFrom('messages').select('id').where('type', '!=', 'team_invite').execute(),
-      [],
-      'no message was queued in either workspace',
-    );
+    assert.deepEqual(await t.db.selectFrom('messages').select('id').where('type', '!=', 'team_invite').execute(), [], 'no message was queued in either workspace');
     // The same ids are sendable by their owner: the 404 above was the workspace check.
     for (const c of cases) assert.equal((await a.post('/api/v1/notifications', { type: c.type, module_id: c.id })).status, 201, c.type);
   });
@@ -236,12 +206,7 @@ describe('tenant isolation on every route', () => {
     const lists = t.app.routeTable.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/') && !r.url.includes(':') && !r.hidden);
     for (const route of lists) {
       // B's own members, workspace, settings and keys (the keys are checked below).
-      if (
-        ['/api/v1/users', '/api/v1/workspace', '/api/v1/workspace/automations', '/api/v1/notification-settings', '/api/v1/keys', '/api/v1/me'].includes(
-          route.url,
-        )
-      )
-        continue;
+      if (['/api/v1/users', '/api/v1/workspace', '/api/v1/workspace/automations', '/api/v1/notification-settings', '/api/v1/keys', '/api/v1/me'].includes(route.url)) continue;
       const res = await b.get(route.url);
       if (route.url === '/api/v1/home') {
         // Not a list: B's dashboard counts and shows nothing of A's.
@@ -251,10 +216,7 @@ describe('tenant isolation on every route', () => {
       if (route.url.startsWith('/api/v1/reports/')) {
         // E27: B's reports list B's months (zeros) and a Total row, nothing of A's.
         assert.equal(res.status, 200, route.url);
-        assert.ok(
-          res.body.data.every((row: Record<string, unknown>) => Object.values(row).every((v) => typeof v !== 'number' || v === 0)),
-          route.url,
-        );
+        assert.ok(res.body.data.every((row: Record<string, unknown>) => Object.values(row).every((v) => typeof v !== 'number' || v === 0)), route.url);
         continue;
       }
       if (res.status === 400) continue; // lists that need a parent (uploads, comments) are covered by their fixtures
@@ -264,19 +226,12 @@ describe('tenant isolation on every route', () => {
     const aKeys = new Set((await a.get('/api/v1/keys?per_page=100')).body.data.map((k: { id: number }) => k.id));
     const bKeys = (await b.get('/api/v1/keys?per_page=100')).body.data.map((k: { id: number }) => k.id);
     assert.ok(aKeys.size > 0 && bKeys.length > 0);
-    assert.deepEqual(
-      bKeys.filter((id: number) => aKeys.has(id)),
-      [],
-      "A's keys are not in B's list",
-    );
+    assert.deepEqual(bKeys.filter((id: number) => aKeys.has(id)), [], "A's keys are not in B's list");
     const users = (await b.get('/api/v1/users')).body.data;
     assert.equal(users.length, 1);
     assert.match(users[0].email, /^owner/);
     const me = (await b.get('/api/v1/me')).body.data; // A1: the caller's own, nothing of A's
-    assert.deepEqual(
-      me.workspaces.map((w: { id: number }) => w.id),
-      [me.workspace.id],
-    );
+    assert.deepEqual(me.workspaces.map((w: { id: number }) => w.id), [me.workspace.id]);
     assert.equal(me.user.id, users[0].user_id);
   });
 });

@@ -36,10 +36,7 @@ function request(agent: http.Agent, base: string, method: string, path: string, 
 
 /** 5,000 text parts of 40 characters and a file: past the multipart parser's 20 fields. */
 const manyFields = () =>
-  multipartBody([
-    ...Array.from({ length: 5000 }, (_, i) => ({ name: `f${i}`, value: 'x'.repeat(40) })),
-    { name: 'file', filename: 'a.png', type: 'image/png', data: png() },
-  ]);
+  multipartBody([...Array.from({ length: 5000 }, (_, i) => ({ name: `f${i}`, value: 'x'.repeat(40) })), { name: 'file', filename: 'a.png', type: 'image/png', data: png() }]);
 
 let t: TestApp;
 let base: string;
@@ -79,14 +76,7 @@ describe('an early refusal keeps the connection usable (F241)', () => {
       status: 400,
       send: (agent) => {
         const { payload } = manyFields();
-        return request(
-          agent,
-          base,
-          'POST',
-          '/api/v1/uploads',
-          { ...bearer(token), 'content-type': `multipart/form-data; boundary=${'b'.repeat(71)}` },
-          payload,
-        );
+        return request(agent, base, 'POST', '/api/v1/uploads', { ...bearer(token), 'content-type': `multipart/form-data; boundary=${'b'.repeat(71)}` }, payload);
       },
     },
     {
@@ -165,20 +155,16 @@ describe('an early refusal keeps the connection usable (F241)', () => {
     try {
       const answer = await new Promise<Answer>((resolve, reject) => {
         // Declares 400 KB, sends 1 KB and stalls: the key is refused before the body, which never ends.
-        const req = http.request(
-          new URL('/api/v1/contacts', base),
-          { method: 'POST', agent, headers: { ...bearer('wk_unknown'), 'content-type': 'application/json', 'content-length': '400000' } },
-          (res) => {
-            let text = '';
-            res.on('data', (d) => {
-              text += d;
-            });
-            res.on('end', () => {
-              req.destroy();
-              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: false, body: text });
-            });
-          },
-        );
+        const req = http.request(new URL('/api/v1/contacts', base), { method: 'POST', agent, headers: { ...bearer('wk_unknown'), 'content-type': 'application/json', 'content-length': '400000' } }, (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: false, body: text });
+          });
+        });
         req.on('error', reject);
         req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
         req.write(Buffer.alloc(1024, 'a'));
@@ -209,21 +195,12 @@ describe('a hostile run over kept-alive connections', () => {
       {
         name: 'create a contact',
         statuses: [201],
-        send: (agent) =>
-          request(
-            agent,
-            base,
-            'POST',
-            '/api/v1/contacts',
-            { ...bearer(token), 'content-type': 'application/json' },
-            Buffer.from('{"first_name":"K","last_name":"A"}'),
-          ),
+        send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer(token), 'content-type': 'application/json' }, Buffer.from('{"first_name":"K","last_name":"A"}')),
       },
       {
         name: 'bad JSON',
         statuses: [400],
-        send: (agent) =>
-          request(agent, base, 'POST', '/api/v1/contacts', { ...bearer(token), 'content-type': 'application/json' }, Buffer.from('{"first_name":')),
+        send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer(token), 'content-type': 'application/json' }, Buffer.from('{"first_name":')),
       },
       {
         name: 'many multipart fields',
@@ -234,26 +211,10 @@ describe('a hostile run over kept-alive connections', () => {
           return request(agent, base, method, path, { ...bearer(token), 'content-type': contentType }, payload);
         },
       },
-      {
-        name: 'too large',
-        statuses: [413],
-        send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer(token), 'content-type': 'application/json' }, json(1_200_000)),
-      },
-      {
-        name: 'not JSON',
-        statuses: [415],
-        send: (agent) => request(agent, base, 'PUT', '/api/v1/workspace', { ...bearer(token), 'content-type': 'text/csv' }, Buffer.alloc(200_000, 'a')),
-      },
-      {
-        name: 'unknown key',
-        statuses: [401],
-        send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer('wk_nope'), 'content-type': 'application/json' }, json(300_000)),
-      },
-      {
-        name: 'unknown route with a body',
-        statuses: [404],
-        send: (agent) => request(agent, base, 'POST', '/api/v1/nowhere', { ...bearer(token), 'content-type': 'application/json' }, json(300_000)),
-      },
+      { name: 'too large', statuses: [413], send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer(token), 'content-type': 'application/json' }, json(1_200_000)) },
+      { name: 'not JSON', statuses: [415], send: (agent) => request(agent, base, 'PUT', '/api/v1/workspace', { ...bearer(token), 'content-type': 'text/csv' }, Buffer.alloc(200_000, 'a')) },
+      { name: 'unknown key', statuses: [401], send: (agent) => request(agent, base, 'POST', '/api/v1/contacts', { ...bearer('wk_nope'), 'content-type': 'application/json' }, json(300_000)) },
+      { name: 'unknown route with a body', statuses: [404], send: (agent) => request(agent, base, 'POST', '/api/v1/nowhere', { ...bearer(token), 'content-type': 'application/json' }, json(300_000)) },
     ];
     const started = Date.now();
     const seen = new Map<string, number>();

@@ -58,10 +58,7 @@ test('layers: the check itself sees a crossing', () => {
   assert.ok(floorOf('domain/x.ts') < floorOf('db/schema.ts'));
   assert.ok(floorOf('kernel/errors.ts') < floorOf('domain/line-items.ts'));
   assert.ok(floorOf('http/auth.ts') < floorOf('modules/keys/keys.service.ts'));
-  assert.deepEqual(
-    importsOf('http/auth.ts').filter((i) => i.startsWith('modules/')),
-    [],
-  );
+  assert.deepEqual(importsOf('http/auth.ts').filter((i) => i.startsWith('modules/')), []);
 });
 
 // Queries live in src/db and the modules' *.repo.ts files (docs/architecture.md): a

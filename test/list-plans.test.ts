@@ -23,19 +23,13 @@ describe('lists filtered by status', () => {
     ['invoices', 'sent'],
   ] as const) {
     test(`${table}: the page and its count read (workspace_id, status, created_at, id), with no sort`, async () => {
-      const page = await planOf(
-        `select id from ${table} where workspace_id = 1 and status in ('${status}') order by created_at desc, id desc limit 25 offset 0`,
-      );
+      const page = await planOf(`select id from ${table} where workspace_id = 1 and status in ('${status}') order by created_at desc, id desc limit 25 offset 0`);
       assert.match(page, new RegExp(`${table}_workspace_status_created`), page);
       assert.doesNotMatch(page, backend === 'postgres' ? /Sort/ : /TEMP B-TREE/, page);
       const count = await planOf(`select count(*) from ${table} where workspace_id = 1 and status in ('${status}')`);
       // An open invoice status may be counted from the receivables' partial index of open
       // invoices (migration 0027), which holds only those statuses: the same bounded range.
-      assert.match(
-        count,
-        table === 'invoices' ? /invoices_workspace_status_created|invoices_open_balances/ : new RegExp(`${table}_workspace_status_created`),
-        count,
-      );
+      assert.match(count, table === 'invoices' ? /invoices_workspace_status_created|invoices_open_balances/ : new RegExp(`${table}_workspace_status_created`), count);
     });
   }
 });
@@ -91,16 +85,9 @@ test("the form's SQL matches by email as the plan test above does", async () => 
   const ws = await seedWorkspace(t.db);
   const apiKey = await keyFor(t.db, ws.workspace.id, 'embed_forms');
   t.queries.length = 0;
-  const res = await client(t.app).post('/api/forms/embed-request', {
-    apiKey,
-    formData: { firstName: 'Web', lastName: 'Visitor', email: 'Web@Example.test', phone: '+15550100', description: 'Leaking tap' },
-  });
+  const res = await client(t.app).post('/api/forms/embed-request', { apiKey, formData: { firstName: 'Web', lastName: 'Visitor', email: 'Web@Example.test', phone: '+15550100', description: 'Leaking tap' } });
   const match = t.queries.find((q) => q.includes('lower("email")'));
-  assert.match(
-    match ?? '',
-    /where "workspace_id" = \S+ and lower\("email"\) = \S+ order by "id" asc limit \S+/,
-    `${res.status} ${JSON.stringify(res.body)} ${match}`,
-  );
+  assert.match(match ?? '', /where "workspace_id" = \S+ and lower\("email"\) = \S+ order by "id" asc limit \S+/, `${res.status} ${JSON.stringify(res.body)} ${match}`);
 });
 
 // A list page's size is in its statement's text and the first page has no OFFSET
@@ -110,8 +97,7 @@ test("the form's SQL matches by email as the plan test above does", async () => 
 test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps a generic plan (not with a search or a sync window)', async () => {
   const { token, workspace } = await seedWorkspace(t.db);
   const api = client(t.app, token);
-  for (const day of ['2031-03-03', '2031-03-04', '2031-03-05'])
-    assert.equal((await api.post('/api/v1/events', { start_date: day, end_date: day, name: `On ${day}` })).status, 201);
+  for (const day of ['2031-03-03', '2031-03-04', '2031-03-05']) assert.equal((await api.post('/api/v1/events', { start_date: day, end_date: day, name: `On ${day}` })).status, 201);
   const week = '/api/v1/events?start_date=2031-03-02&end_date=2031-03-08&per_page=100';
   t.queries.length = 0;
   for (let i = 0; i < 8; i++) assert.equal((await api.get(week)).body.data.length, 3);
@@ -142,17 +128,9 @@ test('a list page states its size and, on page 1, no OFFSET, so PostgreSQL keeps
   }
   if (backend === 'postgres') {
     // Sequential requests reuse the pool's most recently released connection, where the statement is named.
-    const plans = await t.db
-      .connection()
-      .execute(
-        async (conn) =>
-          (
-            await sql<{
-              generic_plans: number;
-              custom_plans: number;
-            }>`select generic_plans, custom_plans from pg_prepared_statements where statement = ${page}`.execute(conn)
-          ).rows,
-      );
+    const plans = await t.db.connection().execute(
+      async (conn) => (await sql<{ generic_plans: number; custom_plans: number }>`select generic_plans, custom_plans from pg_prepared_statements where statement = ${page}`.execute(conn)).rows,
+    );
     assert.equal(plans.length, 1, JSON.stringify(plans));
     assert.ok(Number(plans[0].generic_plans) >= 3, JSON.stringify(plans));
   }

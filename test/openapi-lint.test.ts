@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openApiDocument } from '../scripts/openapi-document.ts';
 import { deriveOperation } from '../src/http/openapi.ts';
 import { EVENTS } from '../src/outbox/emit.ts';
+import { openApiDocument } from '../scripts/openapi-document.ts';
 
 interface Operation {
   operationId?: string;
@@ -49,18 +49,12 @@ describe('OpenAPI document (E16)', () => {
       // Exits non-zero when it finds errors: the JSON report says which.
       execFile(redocly, ['lint', file, '--format=json', '--max-problems=1000'], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }, (_err, stdout) => resolve(stdout));
     });
-    const report = JSON.parse(out) as {
-      totals: { errors: number; warnings: number };
-      problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
-    };
+    const report = JSON.parse(out) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
     const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     assert.deepEqual(errors, []);
     assert.equal(report.totals.errors, 0);
     // The one warning left: info.license (the project has not chosen one).
-    assert.deepEqual(
-      report.problems.map((p) => p.ruleId),
-      ['info-license'],
-    );
+    assert.deepEqual(report.problems.map((p) => p.ruleId), ['info-license']);
   });
 
   test('every operation has a unique operationId, a summary, a tag, its scope and its 4xx responses', () => {
@@ -83,8 +77,7 @@ describe('OpenAPI document (E16)', () => {
         if (key.includes(' /api/v1/')) assert.ok(op.responses['429'], `${key} 429`);
       }
     }
-    for (const response of Object.values(doc.components.responses))
-      assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
+    for (const response of Object.values(doc.components.responses)) assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
     assert.deepEqual(Object.keys(doc.components.schemas.Error.properties ?? {}), ['success', 'error', 'details']);
   });
 
@@ -109,11 +102,7 @@ describe('OpenAPI document (E16)', () => {
     assert.ok(perParent.length >= 9, String(perParent.length));
     for (const { key, op } of perParent) {
       const access = key.startsWith('GET ') ? 'read' : 'write';
-      assert.deepEqual(
-        op['x-scopes'],
-        parents.map((p) => `${p}:${access}`),
-        key,
-      );
+      assert.deepEqual(op['x-scopes'], parents.map((p) => `${p}:${access}`), key);
       assert.match(op.description ?? '', /the parent's module decides/, key);
     }
     // Scopes outside a key's header: none for who-am-I, the form key's for the embedded form.
@@ -121,10 +110,7 @@ describe('OpenAPI document (E16)', () => {
     assert.deepEqual(doc.paths['/api/forms/embed-fields'].post['x-scopes'], ['forms:read']);
     assert.deepEqual(doc.paths['/api/forms/embed-request'].post['x-scopes'], ['forms:write']);
     // The wildcard download URLs cannot be described: they are left out.
-    assert.deepEqual(
-      Object.keys(doc.paths).filter((p) => p.includes('*')),
-      [],
-    );
+    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.includes('*')), []);
   });
 
   test('the rate-limit headers are declared once and on every answer under /api/v1 and /api/webhooks; 429 adds Retry-After', () => {
@@ -135,11 +121,7 @@ describe('OpenAPI document (E16)', () => {
       if (!/ \/api\/(v1|webhooks)\//.test(key)) continue;
       for (const [status, response] of Object.entries(op.responses)) {
         const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop() ?? ''] : response;
-        assert.deepEqual(
-          Object.keys(resolved.headers ?? {}).filter((h) => h.startsWith('X-')),
-          names,
-          `${key} ${status}`,
-        );
+        assert.deepEqual(Object.keys(resolved.headers ?? {}).filter((h) => h.startsWith('X-')), names, `${key} ${status}`);
         for (const h of Object.values(resolved.headers ?? {})) assert.ok(doc.components.headers[h.$ref.split('/').pop() ?? ''], `${key} ${status}`);
         checked++;
       }
@@ -148,7 +130,7 @@ describe('OpenAPI document (E16)', () => {
     assert.ok(doc.components.responses.TooManyRequests.headers?.['Retry-After']);
   });
 
-  test("the embedded form's operations say the key is in the body, and list 401 and 429", () => {
+  test('the embedded form\'s operations say the key is in the body, and list 401 and 429', () => {
     for (const [path, statuses] of [
       ['/api/forms/embed-fields', ['200', '400', '401', '403', '500']],
       ['/api/forms/embed-request', ['201', '400', '401', '403', '429', '500']],
@@ -161,7 +143,7 @@ describe('OpenAPI document (E16)', () => {
     assert.match(doc.paths['/api/forms/embed-request'].post.description ?? '', /429/);
   });
 
-  test("bounds: the form's idempotency_key (E11: 255) and the upload's module_id, like every other id", () => {
+  test('bounds: the form\'s idempotency_key (E11: 255) and the upload\'s module_id, like every other id', () => {
     const ref = doc.paths['/api/forms/embed-request'].post.requestBody?.content['application/json'].schema.$ref ?? '';
     const body = doc.components.schemas[ref.split('/').pop() ?? ''];
     assert.deepEqual(body.properties?.idempotency_key, {
@@ -171,9 +153,7 @@ describe('OpenAPI document (E16)', () => {
       description: '1 to 255 printable ASCII characters; a repeat answers the first answer',
       type: 'string',
     });
-    const form = doc.paths['/api/v1/uploads'].post.requestBody?.content['multipart/form-data'].schema as unknown as {
-      properties: Record<string, { minimum?: number; maximum?: number }>;
-    };
+    const form = doc.paths['/api/v1/uploads'].post.requestBody?.content['multipart/form-data'].schema as unknown as { properties: Record<string, { minimum?: number; maximum?: number }> };
     assert.deepEqual([form.properties.module_id.minimum, form.properties.module_id.maximum], [1, 2_147_483_647]);
   });
 
@@ -182,17 +162,15 @@ describe('OpenAPI document (E16)', () => {
     const walk = (v: unknown, at: string) => {
       if (Array.isArray(v)) {
         for (const [i, x] of v.entries()) walk(x, `${at}/${i}`);
-      } else if (v && typeof v === 'object') {
+      }
+      else if (v && typeof v === 'object') {
         const o = v as { enum?: unknown[] };
         if (Array.isArray(o.enum) && o.enum.includes(null)) nullableEnums.push({ at, schema: o as { enum: unknown[] } });
         for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k}`);
       }
     };
     walk(doc, '#');
-    assert.ok(
-      nullableEnums.some((e) => e.at.endsWith('/title')),
-      'contact title',
-    );
+    assert.ok(nullableEnums.some((e) => e.at.endsWith('/title')), 'contact title');
     for (const { at, schema } of nullableEnums) assert.deepEqual(schema.type, ['string', 'null'], at);
   });
 

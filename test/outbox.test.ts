@@ -34,8 +34,7 @@ describe('outbox', () => {
 
   test('emitAll writes its events in their order: none, the few of one request (one compiled statement per count), and more than those', async () => {
     const before = (await rows()).length;
-    const batch = (n: number, from: number): OutboxEvent[] =>
-      Array.from({ length: n }, (_, i) => ({ event: 'contact_updated', resource: 'contacts', data: { id: from + i } }));
+    const batch = (n: number, from: number): OutboxEvent[] => Array.from({ length: n }, (_, i) => ({ event: 'contact_updated', resource: 'contacts', data: { id: from + i } }));
     await t.db.transaction().execute(async (trx) => {
       await emitAll(trx, ws.workspace.id, []);
       await emitAll(trx, ws.workspace.id, batch(3, 1));
@@ -52,11 +51,7 @@ describe('outbox', () => {
 
   test('a rejected create leaves none', async () => {
     const before = (await rows()).length;
-    const res = await client(t.app, ws.token).post('/api/v1/contacts', {
-      first_name: 'No',
-      last_name: 'Owner',
-      owner_id: '00000000-0000-4000-8000-000000000000',
-    });
+    const res = await client(t.app, ws.token).post('/api/v1/contacts', { first_name: 'No', last_name: 'Owner', owner_id: '00000000-0000-4000-8000-000000000000' });
     assert.equal(res.status, 422);
     assert.equal((await rows()).length, before);
   });
@@ -99,19 +94,12 @@ test("the worker's claims read their queue's index of due rows in order, not eve
       // (twice when the queue's readiness compares a time too), how many.
       const values = (claim.match(/\$\d+|\?/g) ?? []).length === 5 ? [until, "'worker'", now, now, '200'] : [until, "'worker'", now, '200'];
       let i = 0;
-      const plan = await planOf(
-        t.db,
-        claim.replace(/\$\d+|\?/g, () => values[i++] ?? 'null'),
-      );
+      const plan = await planOf(t.db, claim.replace(/\$\d+|\?/g, () => values[i++] ?? 'null'));
       assert.equal(i, values.length, claim);
       assert.match(claim, new RegExp(`order by "${order}"`), claim);
       assert.match(plan, new RegExp(index), `${table}: ${plan}`);
       // PostgreSQL may sort the few rows it found (a bitmap scan); SQLite reads them in order.
-      assert.doesNotMatch(
-        plan,
-        backend === 'postgres' ? new RegExp(`Seq Scan on ${table}`) : new RegExp(`TEMP B-TREE|SCAN ${table}$`, 'm'),
-        `${table}: ${plan}`,
-      );
+      assert.doesNotMatch(plan, backend === 'postgres' ? new RegExp(`Seq Scan on ${table}`) : new RegExp(`TEMP B-TREE|SCAN ${table}$`, 'm'), `${table}: ${plan}`);
     }
   } finally {
     await t.close();

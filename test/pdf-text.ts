@@ -21,14 +21,7 @@ export async function pdfText(pdf: Buffer | Uint8Array): Promise<PageText[]> {
       .filter((i): i is typeof i & { str: string; transform: number[] } => 'str' in i)
       .map((i) => ({ str: i.str, x: i.transform[4], y: i.transform[5] }))
       .filter((i) => i.str.trim());
-    pages.push({
-      text: items
-        .map((i) => i.str)
-        .join(' ')
-        .replace(/\s+/g, ' '),
-      items,
-      height: page.view[3],
-    });
+    pages.push({ text: items.map((i) => i.str).join(' ').replace(/\s+/g, ' '), items, height: page.view[3] });
   }
   await doc.destroy();
   return pages;

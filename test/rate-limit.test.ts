@@ -66,11 +66,7 @@ describe('API rate limit (in memory)', () => {
     const ws = await seedWorkspace(t.db);
     await client(t.app, ws.token).get('/api/v1/workspace'); // the key is now cached
     for (let i = 0; i < 4; i++) {
-      const res = await t.app.inject({
-        url: '/files/public/1/no-such-file.png',
-        remoteAddress: `192.0.2.${20 + i}`,
-        headers: { authorization: `Bearer ${ws.token}` },
-      });
+      const res = await t.app.inject({ url: '/files/public/1/no-such-file.png', remoteAddress: `192.0.2.${20 + i}`, headers: { authorization: `Bearer ${ws.token}` } });
       assert.equal(res.statusCode, 404);
     }
   });

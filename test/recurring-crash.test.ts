@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { after, before, describe, test } from 'node:test';
 import { addDays } from '../src/domain/recurrence.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
@@ -25,11 +25,7 @@ describe('a series update killed mid-way', { timeout: 180_000 }, () => {
   /** Whether another connection is inside a write transaction now (SQLite: holds the write lock; PostgreSQL: a session in a transaction). */
   async function writing(): Promise<boolean> {
     if (t.database.dialect === 'postgres') {
-      const r = await sql<{
-        n: number;
-      }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null and state <> 'idle'`.execute(
-        t.db,
-      );
+      const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null and state <> 'idle'`.execute(t.db);
       return (r.rows[0]?.n ?? 0) > 0;
     }
     const probe = new SQLite(t.url.slice('sqlite:'.length), { timeout: 0 });

@@ -66,14 +66,7 @@ describe('reminders from worker processes', { timeout: 240_000 }, () => {
     for (let i = 0; i < v; i++) {
       const c = (await api.post('/api/v1/contacts', { first_name: 'Vic', last_name: `Visit ${i}`, email: `visit${i}@example.test` })).body.data;
       const job = (await api.post('/api/v1/jobs', { name: 'Gutters', contact_id: c.id })).body.data;
-      const e = await api.post('/api/v1/events', {
-        name: 'Visit',
-        type: 'appointment',
-        job_id: job.id,
-        start_date: start.date,
-        end_date: start.date,
-        start_time: start.time,
-      });
+      const e = await api.post('/api/v1/events', { name: 'Visit', type: 'appointment', job_id: job.id, start_date: start.date, end_date: start.date, start_time: start.time });
       assert.equal(e.status, 201, JSON.stringify(e.body));
       visits.push(e.body.data.id);
     }
@@ -81,13 +74,7 @@ describe('reminders from worker processes', { timeout: 240_000 }, () => {
   }
 
   const messagesOf = (workspaceId: number, type: string) =>
-    t.db
-      .selectFrom('messages')
-      .select(['module_id', 'status', 'message_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('type', '=', type)
-      .orderBy('module_id')
-      .execute();
+    t.db.selectFrom('messages').select(['module_id', 'status', 'message_id']).where('workspace_id', '=', workspaceId).where('type', '=', type).orderBy('module_id').execute();
   const delivered = (ids: string[]) => {
     const got = new Set(smtp.mails.filter((m) => m.accepted).map((m) => /^Message-ID:\s*<([^@>\s]+)@/im.exec(m.raw)?.[1] ?? ''));
     return ids.every((id) => got.has(id));

@@ -83,14 +83,7 @@ describe('retention pruning', () => {
     const ws = await seedWorkspace(t.db);
     const sub = await t.db
       .insertInto('webhook_subscriptions')
-      .values({
-        workspace_id: ws.workspace.id,
-        trigger_event: 'contact.created',
-        webhook_url: 'http://127.0.0.1:9/x',
-        secret: 's',
-        is_active: 1,
-        created_at: iso(nowMs),
-      })
+      .values({ workspace_id: ws.workspace.id, trigger_event: 'contact.created', webhook_url: 'http://127.0.0.1:9/x', secret: 's', is_active: 1, created_at: iso(nowMs) })
       .returning('id')
       .executeTakeFirstOrThrow();
     const oldDelivered = [];
@@ -109,21 +102,7 @@ describe('retention pruning', () => {
       const at = iso(nowMs - expires * DAY);
       await t.db
         .insertInto('idempotency_keys')
-        .values({
-          workspace_id: ws.workspace.id,
-          key_id: keyId,
-          idem_key: `k${i}`,
-          method: 'POST',
-          path: '/api/v1/contacts',
-          body_hash: 'h',
-          state: 'done',
-          status: 201,
-          response: '{}',
-          locked_by: 'x',
-          locked_until: at,
-          created_at: at,
-          expires_at: at,
-        })
+        .values({ workspace_id: ws.workspace.id, key_id: keyId, idem_key: `k${i}`, method: 'POST', path: '/api/v1/contacts', body_hash: 'h', state: 'done', status: 201, response: '{}', locked_by: 'x', locked_until: at, created_at: at, expires_at: at })
         .execute();
     }
 
@@ -136,86 +115,37 @@ describe('retention pruning', () => {
     }
 
     // Hub links (E7): 2 expired 40 days ago go; one expired yesterday and a live one stay.
-    const person = await t.db
-      .insertInto('contacts')
-      .values({ workspace_id: ws.workspace.id, first_name: 'Hub', last_name: 'Link', type: 'lead', created_at: iso(nowMs), updated_at: iso(nowMs) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const person = await t.db.insertInto('contacts').values({ workspace_id: ws.workspace.id, first_name: 'Hub', last_name: 'Link', type: 'lead', created_at: iso(nowMs), updated_at: iso(nowMs) }).returning('id').executeTakeFirstOrThrow();
     for (const [i, expired] of [40, 40, 1, -30].entries()) {
       await t.db
         .insertInto('hub_links')
-        .values({
-          workspace_id: ws.workspace.id,
-          contact_id: person.id,
-          token_hash: `hash-${ws.workspace.id}-${i}`,
-          expires_at: iso(nowMs - expired * DAY),
-          created_at: iso(nowMs - 60 * DAY),
-        })
+        .values({ workspace_id: ws.workspace.id, contact_id: person.id, token_hash: `hash-${ws.workspace.id}-${i}`, expires_at: iso(nowMs - expired * DAY), created_at: iso(nowMs - 60 * DAY) })
         .execute();
     }
 
     // A1: sessions and setup/reset links that expired 40 days ago go; ones expired yesterday stay.
-    const account = await t.db
-      .insertInto('accounts')
-      .values({ email: ws.owner.email, password_hash: null, created_at: iso(nowMs), updated_at: iso(nowMs) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const account = await t.db.insertInto('accounts').values({ email: ws.owner.email, password_hash: null, created_at: iso(nowMs), updated_at: iso(nowMs) }).returning('id').executeTakeFirstOrThrow();
     for (const [i, expired] of [40, 1].entries()) {
       const at = iso(nowMs - expired * DAY);
-      await t.db
-        .insertInto('sessions')
-        .values({ token_hash: `s-${ws.workspace.id}-${i}`, account_id: account.id, user_id: ws.owner.id, created_at: at, last_seen_at: at, expires_at: at })
-        .execute();
-      await t.db
-        .insertInto('auth_links')
-        .values({
-          workspace_id: ws.workspace.id,
-          user_id: ws.owner.id,
-          kind: 'setup',
-          token_hash: `l-${ws.workspace.id}-${i}`,
-          expires_at: at,
-          used_at: null,
-          created_at: at,
-        })
-        .execute();
+      await t.db.insertInto('sessions').values({ token_hash: `s-${ws.workspace.id}-${i}`, account_id: account.id, user_id: ws.owner.id, created_at: at, last_seen_at: at, expires_at: at }).execute();
+      await t.db.insertInto('auth_links').values({ workspace_id: ws.workspace.id, user_id: ws.owner.id, kind: 'setup', token_hash: `l-${ws.workspace.id}-${i}`, expires_at: at, used_at: null, created_at: at }).execute();
     }
 
     // Batches of 3: several statements, each a bounded DELETE.
     t.queries.length = 0;
     const counts = await pruneOld(t.db, t.database.dialect, nowMs - 30 * DAY, { batch: 3, pauseMs: 0 });
     assert.deepEqual(counts, { webhook_deliveries: 7, messages: 2, outbox: 7, idempotency_keys: 4, deletions: 4, hub_links: 2, sessions: 1, auth_links: 1 });
-    assert.deepEqual(
-      (await t.db.selectFrom('sessions').select('token_hash').execute()).map((s) => s.token_hash),
-      [`s-${ws.workspace.id}-1`],
-    );
-    assert.deepEqual(
-      (await t.db.selectFrom('auth_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).execute()).map((s) => s.token_hash),
-      [`l-${ws.workspace.id}-1`],
-    );
+    assert.deepEqual((await t.db.selectFrom('sessions').select('token_hash').execute()).map((s) => s.token_hash), [`s-${ws.workspace.id}-1`]);
+    assert.deepEqual((await t.db.selectFrom('auth_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).execute()).map((s) => s.token_hash), [`l-${ws.workspace.id}-1`]);
     const links = await t.db.selectFrom('hub_links').select('token_hash').where('workspace_id', '=', ws.workspace.id).orderBy('id').execute();
-    assert.deepEqual(
-      links.map((l) => l.token_hash),
-      [`hash-${ws.workspace.id}-2`, `hash-${ws.workspace.id}-3`],
-      'links expired within the period stay',
-    );
+    assert.deepEqual(links.map((l) => l.token_hash), [`hash-${ws.workspace.id}-2`, `hash-${ws.workspace.id}-3`], 'links expired within the period stay');
     const kept = await t.db.selectFrom('deletions').select('resource_id').where('workspace_id', '=', ws.workspace.id).execute();
-    assert.deepEqual(
-      kept.map((k) => k.resource_id),
-      [1004],
-      'a deletion entry younger than 90 days stays',
-    );
+    assert.deepEqual(kept.map((k) => k.resource_id), [1004], 'a deletion entry younger than 90 days stays');
     const keys = await t.db.selectFrom('idempotency_keys').select('idem_key').where('workspace_id', '=', ws.workspace.id).execute();
-    assert.deepEqual(
-      keys.map((k) => k.idem_key),
-      ['k4'],
-      'the unexpired idempotency record stays',
-    );
+    assert.deepEqual(keys.map((k) => k.idem_key), ['k4'], 'the unexpired idempotency record stays');
     const deletes = t.queries.filter((q) => /^\s*delete/i.test(q));
     assert.ok(deletes.length >= 3 + 1 + 3, deletes.join('\n'));
-    assert.ok(
-      deletes.every((q) => /limit/i.test(q)),
-      'every delete is bounded',
-    );
+    assert.ok(deletes.every((q) => /limit/i.test(q)), 'every delete is bounded');
 
     const ids = async (table: 'webhook_deliveries' | 'outbox' | 'messages') =>
       (await t.db.selectFrom(table).select('id').where('workspace_id', '=', ws.workspace.id).orderBy('id').execute()).map((r) => r.id);
@@ -223,12 +153,7 @@ describe('retention pruning', () => {
     assert.deepEqual(await ids('outbox'), [oldPending.outbox, oldFailed.outbox, young.outbox]);
     assert.deepEqual(await ids('messages'), [oldQueued, youngSent]);
     // The attempts of pruned deliveries went with them.
-    const attempts = await t.db
-      .selectFrom('webhook_attempts')
-      .select('delivery_id')
-      .where('workspace_id', '=', ws.workspace.id)
-      .orderBy('delivery_id')
-      .execute();
+    const attempts = await t.db.selectFrom('webhook_attempts').select('delivery_id').where('workspace_id', '=', ws.workspace.id).orderBy('delivery_id').execute();
     assert.deepEqual(
       attempts.map((a) => a.delivery_id),
       [oldPending.delivery, oldFailed.delivery, young.delivery],

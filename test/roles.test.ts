@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, client, keyFor, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
-import { type Browser, call, setUp } from './session-client.ts';
 import { multipartBody, png } from './upload-fixtures.ts';
+import { type Browser, call, setUp } from './session-client.ts';
 
 // APP.md A1 "Roles -> what a session may do", enforced by the API itself: the
 // role's scopes through the one scope check, members' limits in the services.
@@ -35,18 +35,11 @@ describe('roles', () => {
     member2 = await seedUser(t.db, ws.workspace.id, 'member');
     as.member2 = await setUp(t.app, t.db, ws.workspace.id, member2.user_id);
     const contact = (await api().post('/api/v1/contacts', { first_name: 'Cy', last_name: 'Client' })).body.data.id;
-    jobId = (
-      await api().post('/api/v1/jobs', {
-        contact_id: contact,
-        line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }],
-        expenses: [{ name: 'Pipe', amount: 12, date: '2025-01-10' }],
-      })
-    ).body.data.id;
+    jobId = (await api().post('/api/v1/jobs', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }], expenses: [{ name: 'Pipe', amount: 12, date: '2025-01-10' }] })).body.data.id;
     quoteId = (await api().post('/api/v1/quotes', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     invoiceId = (await api().post('/api/v1/invoices', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     assert.equal((await api().put(`/api/v1/invoices/${invoiceId}/status`, { status: 'sent' })).status, 200);
-    const visit = (who: string) =>
-      api().post('/api/v1/events', { name: 'Visit', start_date: '2026-01-05', end_date: '2026-01-05', job_id: jobId, assignee_ids: [who] });
+    const visit = (who: string) => api().post('/api/v1/events', { name: 'Visit', start_date: '2026-01-05', end_date: '2026-01-05', job_id: jobId, assignee_ids: [who] });
     mine = (await visit(member.user_id)).body.data.id;
     theirs = (await visit(member2.user_id)).body.data.id;
   });
@@ -147,15 +140,9 @@ describe('roles', () => {
   });
 
   test("member: their own time entries only (create, edit, delete, read); another's is 403 Forbidden", async () => {
-    const own = await as.member.post('/api/v1/time-entries', {
-      start_date: '2026-01-05',
-      end_date: '2026-01-05',
-      start_time: '08:00',
-      end_time: '10:00',
-      job_id: jobId,
-    });
+    const own = await as.member.post('/api/v1/time-entries', { start_date: '2026-01-05', end_date: '2026-01-05', start_time: '08:00', end_time: '10:00', job_id: jobId });
     assert.equal(own.status, 201, JSON.stringify(own.body));
-    assert.equal(own.body.data.user_id, member.user_id, 'user_id defaults to the signed-in person');
+    assert.equal(own.body.data.user_id, member.user_id, "user_id defaults to the signed-in person");
     const other = await as.member2.post('/api/v1/time-entries', { start_date: '2026-01-05', end_date: '2026-01-05', total_time: 3 });
     const count = async () => (await t.db.selectFrom('time_entries').select('id').execute()).length;
     const n = await count();
@@ -168,16 +155,9 @@ describe('roles', () => {
     assert.deepEqual((await as.member.get(`/api/v1/time-entries/${other.body.data.id}`)).body, FORBIDDEN);
     assert.equal(await count(), n);
     const list = await as.member.get('/api/v1/time-entries');
-    assert.deepEqual(
-      list.body.data.map((e: { id: number }) => e.id),
-      [own.body.data.id],
-    );
+    assert.deepEqual(list.body.data.map((e: { id: number }) => e.id), [own.body.data.id]);
     const asked = await as.member.get(`/api/v1/time-entries?user_id=${member2.user_id}`);
-    assert.deepEqual(
-      asked.body.data.map((e: { id: number }) => e.id),
-      [own.body.data.id],
-      'asking for another user still shows only their own',
-    );
+    assert.deepEqual(asked.body.data.map((e: { id: number }) => e.id), [own.body.data.id], 'asking for another user still shows only their own');
     assert.equal((await as.member.put(`/api/v1/time-entries/${own.body.data.id}`, { total_time: 2.5 })).body.data.total_time, 2.5);
     // Timesheets: their own, submitted but not approved by themselves.
     const sheets = (await as.member.get('/api/v1/timesheets')).body.data;
@@ -208,28 +188,14 @@ describe('roles', () => {
         { name: 'module_id', value: String(moduleId) },
         { name: 'file', filename: 'site.png', type: 'image/png', data: png() },
       ]);
-      return t.app.inject({
-        method: 'POST',
-        url: '/api/v1/uploads',
-        payload,
-        headers: { 'content-type': contentType, cookie: `fieldwork_session=${as.member.cookie}`, 'x-csrf-token': as.member.csrf },
-      });
+      return t.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { 'content-type': contentType, cookie: `fieldwork_session=${as.member.cookie}`, 'x-csrf-token': as.member.csrf } });
     };
     const ok = await upload('job', jobId);
     assert.equal(ok.statusCode, 201, ok.body);
     const refused = await upload('quote', quoteId);
     assert.equal(refused.statusCode, 403);
-    const { payload, contentType } = multipartBody([
-      { name: 'module_type', value: 'job' },
-      { name: 'module_id', value: String(jobId) },
-      { name: 'file', filename: 'a.png', type: 'image/png', data: png() },
-    ]);
-    const noCsrf = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/uploads',
-      payload,
-      headers: { 'content-type': contentType, cookie: `fieldwork_session=${as.member.cookie}` },
-    });
+    const { payload, contentType } = multipartBody([{ name: 'module_type', value: 'job' }, { name: 'module_id', value: String(jobId) }, { name: 'file', filename: 'a.png', type: 'image/png', data: png() }]);
+    const noCsrf = await t.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { 'content-type': contentType, cookie: `fieldwork_session=${as.member.cookie}` } });
     assert.equal(noCsrf.statusCode, 403);
     assert.equal(noCsrf.json().error, 'Invalid CSRF token');
   });

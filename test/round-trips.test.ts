@@ -5,10 +5,10 @@
 // request: `statementsOf` counts that lookup apart, so the budgets are the same on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { updateJobRow } from '../src/modules/jobs/jobs.repo.ts';
-import { setQuoteStatus } from '../src/modules/quotes/quotes.service.ts';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from './helpers.ts';
 import { call, setUp, signIn } from './session-client.ts';
+import { updateJobRow } from '../src/modules/jobs/jobs.repo.ts';
+import { setQuoteStatus } from '../src/modules/quotes/quotes.service.ts';
 
 const isAuth = (q: string) => /"api_keys"/.test(q);
 /** The file sweeper's own polling (src/storage/sweeper.ts) runs beside requests, not in them; a request only inserts into file_deletions. */
@@ -28,7 +28,7 @@ async function statementsOf(t: TestApp, fn: () => Promise<unknown>): Promise<str
 
 /** Asserts a budget, printing the statements when it is exceeded. */
 function within(statements: string[], budget: number, what: string) {
-  if (process.env.SHOW_STATEMENTS) console.log(`${what}: ${statements.length}\n  ${statements.join('\n  ')}`);
+  if (process.env.SHOW_STATEMENTS) console.log(`${what}: ${statements.length}\n  ${statements.join("\n  ")}`);
   assert.ok(statements.length <= budget, `${what}: ${statements.length} statements, budget ${budget}:\n${statements.join('\n')}`);
 }
 
@@ -199,14 +199,7 @@ describe('round trips: contacts and events', () => {
   });
 
   test('GET event by id (assignees and job expanded): 1 statement; a list page of events or contacts: 2 at most', async () => {
-    const res = await api.post('/api/v1/events', {
-      name: 'Visit',
-      start_date: '2026-12-01',
-      end_date: '2026-12-01',
-      start_time: '09:00',
-      end_time: '10:00',
-      assignee_ids: [userId],
-    });
+    const res = await api.post('/api/v1/events', { name: 'Visit', start_date: '2026-12-01', end_date: '2026-12-01', start_time: '09:00', end_time: '10:00', assignee_ids: [userId] });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     eventId = res.body.data.id;
     await answersLikeGet(`/api/v1/events/${eventId}`, res.body.data);
@@ -233,19 +226,11 @@ describe('round trips: sessions', () => {
     await setUp(t.app, t.db, ws.workspace.id, ws.owner.user_id);
     t.queries.length = 0;
     const b = await signIn(t.app, ws.owner.email);
-    within(
-      t.queries.filter((q) => !isSweeper(q)),
-      4,
-      'POST /api/auth/sign-in',
-    );
+    within(t.queries.filter((q) => !isSweeper(q)), 4, 'POST /api/auth/sign-in');
     const c = await b.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'Session' });
     t.queries.length = 0;
     assert.equal((await call(t.app, 'GET', `/api/v1/contacts/${c.body.data.id}`, { cookie: b.cookie })).status, 200);
-    within(
-      t.queries.filter((q) => !isSweeper(q)),
-      2,
-      'GET /contacts/:id with a session',
-    );
+    within(t.queries.filter((q) => !isSweeper(q)), 2, 'GET /contacts/:id with a session');
   });
 });
 
@@ -264,22 +249,14 @@ describe('round trips: the hub', () => {
     const open = await get();
     assert.equal(open.statusCode, 200);
     assert.match(open.body, /Awaiting your answer/);
-    within(
-      t.queries.filter((q) => !isSweeper(q)),
-      1,
-      'GET /hub/<token>/quotes/:id (open)',
-    );
+    within(t.queries.filter((q) => !isSweeper(q)), 1, 'GET /hub/<token>/quotes/:id (open)');
     const asked = await t.app.inject({ method: 'POST', url: `${page}/request-changes`, payload: { message: 'Fewer shrubs, please' } });
     assert.equal(asked.statusCode, 303);
     t.queries.length = 0;
     const changes = await get();
     assert.equal(changes.statusCode, 200);
     assert.match(changes.body, /Fewer shrubs, please/);
-    within(
-      t.queries.filter((q) => !isSweeper(q)),
-      3,
-      'GET /hub/<token>/quotes/:id (changes asked for)',
-    );
+    within(t.queries.filter((q) => !isSweeper(q)), 3, 'GET /hub/<token>/quotes/:id (changes asked for)');
   });
 });
 
@@ -298,8 +275,7 @@ describe('hot writes compiled once per shape (F166; accepting a quote: F178)', (
     const ws = await seedWorkspace(t.db);
     const owner = client(t.app, ws.token);
     const drafts: number[] = [];
-    for (let i = 0; i < 2; i++)
-      drafts.push((await owner.post('/api/v1/quotes', { name: `Shape ${i}`, contact_id: null, line_items: lineItems })).body.data.id as number);
+    for (let i = 0; i < 2; i++) drafts.push((await owner.post('/api/v1/quotes', { name: `Shape ${i}`, contact_id: null, line_items: lineItems })).body.data.id as number);
     const accept = (id: number) => counting.transaction().execute((trx) => setQuoteStatus(trx, ws.workspace.id, null, id, 'accepted', null));
     await accept(drafts[0]!);
     built = 0;

@@ -2,7 +2,6 @@
 declare module 's3rver' {
   import type { Server } from 'node:http';
   import type { AddressInfo } from 'node:net';
-
   interface S3rverOptions {
     address?: string;
     port?: number;

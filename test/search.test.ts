@@ -39,8 +39,7 @@ describe('contact search and list totals at scale (0009)', () => {
       ['Max', 'Gamma', '100%max@y.test', null],
       ['Bo', 'Li', null, '0123'],
       ['Ann', 'a.b', 'ann@zed.test', null],
-    ])
-      contacts.push((await api.post('/api/v1/contacts', { first_name, last_name, email, phone })).body.data);
+    ]) contacts.push((await api.post('/api/v1/contacts', { first_name, last_name, email, phone })).body.data);
   });
   after(() => t.close());
 
@@ -183,15 +182,7 @@ describe('contact search and list totals at scale (0009)', () => {
   describe('total_pages', () => {
     let other: { api: Client; ws: number };
     const real = async (workspaceId: number) =>
-      Number(
-        (
-          await t.db
-            .selectFrom('contacts')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      Number((await t.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).n);
     const totalPages = async (a: Client, query = '') => (await a.get(`/api/v1/contacts?per_page=2${query}`)).body.pagination.total_pages;
 
     before(async () => {
@@ -202,14 +193,10 @@ describe('contact search and list totals at scale (0009)', () => {
     test('exact after inserts, deletes, bulk writes; read from row_counts only when unfiltered', async () => {
       assert.equal(await totalPages(other.api), 0);
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++)
-        ids.push((await other.api.post('/api/v1/contacts', { first_name: `N${i}`, last_name: 'Count', type: i % 2 ? 'lead' : 'customer' })).body.data.id);
+      for (let i = 0; i < 5; i++) ids.push((await other.api.post('/api/v1/contacts', { first_name: `N${i}`, last_name: 'Count', type: i % 2 ? 'lead' : 'customer' })).body.data.id);
       t.queries.length = 0;
       assert.equal(await totalPages(other.api), 3);
-      assert.ok(
-        t.queries.some((q) => q.includes('row_counts')),
-        'the maintained count',
-      );
+      assert.ok(t.queries.some((q) => q.includes('row_counts')), 'the maintained count');
       assert.ok(!t.queries.some((q) => q.includes('count(*)')), 'no count(*)');
       t.queries.length = 0;
       assert.equal(await totalPages(other.api, '&type=customer'), 2, 'filtered: counted');
@@ -260,31 +247,22 @@ describe('contact search and list totals at scale (0009)', () => {
       for (const address of [
         { street: '12 Oak Lane', city: 'Portland', state: 'OR', postal_code: '97201', country: 'USA' },
         { street: '9 Elm St', street_2: 'Unit 4', city: 'Salem', state: 'OR', postal_code: '97301', country: 'Narnia' },
-      ])
-        made.push((await papi.post(`/api/v1/contacts/${contact}/properties`, { address })).body.data);
+      ]) made.push((await papi.post(`/api/v1/contacts/${contact}/properties`, { address })).body.data);
     });
 
     test('search narrows through properties_search, exactly as before; totals from row_counts', async () => {
       t.queries.length = 0;
       const ids = async (q: string) => ((await papi.get(q)).body.data as { id: number }[]).map((p) => p.id);
       assert.deepEqual(await ids('/api/v1/properties?search=oak%20l'), [made[0].id]);
-      assert.ok(
-        t.queries.some((q) => q.includes('"properties_search"')),
-        'index-backed',
-      );
+      assert.ok(t.queries.some((q) => q.includes('"properties_search"')), 'index-backed');
       assert.deepEqual(await ids('/api/v1/properties?search=SALEM'), [made[1].id]);
-      assert.deepEqual(await ids('/api/v1/properties?search=narnia'), [], "country: in the index document, not in this list's search");
+      assert.deepEqual(await ids('/api/v1/properties?search=narnia'), [], 'country: in the index document, not in this list\'s search');
       assert.deepEqual(await ids('/api/v1/properties?search=salem%1For'), [], 'across two fields');
       assert.deepEqual(await ids('/api/v1/properties?search=97'), [made[1].id, made[0].id], 'two characters scan');
       t.queries.length = 0;
       assert.equal((await papi.get('/api/v1/properties?per_page=1')).body.pagination.total_pages, 2);
       assert.ok(t.queries.some((q) => q.includes('row_counts')));
-      const n = await t.db
-        .selectFrom('row_counts')
-        .select((eb) => eb.fn.sum<number>('n').as('n'))
-        .where('workspace_id', '=', pws)
-        .where('table_name', '=', 'properties')
-        .executeTakeFirstOrThrow();
+      const n = await t.db.selectFrom('row_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('workspace_id', '=', pws).where('table_name', '=', 'properties').executeTakeFirstOrThrow();
       assert.equal(Number(n.n), 2);
     });
   });

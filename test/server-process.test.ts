@@ -34,10 +34,7 @@ describe('the server process', () => {
     await new Promise((r) => setTimeout(r, 200));
     const lines = stdoutLines(server);
     assert.equal(lines.length, 1, server.stdout);
-    assert.match(
-      JSON.parse(lines[0]).msg,
-      /^Fieldwork listening on http:\/\/127\.0\.0\.1:\d+ \(links use http:\/\/localhost:\d+\); metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$/,
-    );
+    assert.match(JSON.parse(lines[0]).msg, /^Fieldwork listening on http:\/\/127\.0\.0\.1:\d+ \(links use http:\/\/localhost:\d+\); metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 
     // The metrics listener serves /metrics and nothing else; the API port has no /metrics.
     const scraped = await fetch(server.metrics!);
@@ -59,16 +56,11 @@ describe('the server process', () => {
     assert.equal(r.status, 1);
     assert.equal(r.stdout, '');
     const errLines = r.stderr.split('\n').filter((l) => l && !/FSTDEP|trace-warnings/.test(l));
-    assert.deepEqual(errLines, [
-      'fieldwork: cannot start: database postgres://fieldwork:***@127.0.0.1:1/nowhere did not answer: connect ECONNREFUSED 127.0.0.1:1',
-    ]);
+    assert.deepEqual(errLines, ['fieldwork: cannot start: database postgres://fieldwork:***@127.0.0.1:1/nowhere did not answer: connect ECONNREFUSED 127.0.0.1:1']);
   });
 
   test('issue 25: a malformed SMTP_URL is refused at start, by the server and by fieldwork worker, without its password', async () => {
-    for (const args of [
-      ['--import', 'tsx', 'src/main.ts'],
-      ['bin/fieldwork.js', 'worker'],
-    ]) {
+    for (const args of [['--import', 'tsx', 'src/main.ts'], ['bin/fieldwork.js', 'worker']]) {
       const r = spawnSync(process.execPath, args, {
         cwd: `${import.meta.dirname}/..`,
         env: { ...process.env, DATABASE_URL: t.url, PORT: '0', SMTP_URL: 'mailer:secret@localhost:2525' },
@@ -100,13 +92,7 @@ describe('the server process', () => {
     // The body goes out in two halves with SIGTERM in between: the request is in flight.
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        },
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${ws.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
         (res) => {
           let text = '';
           res.on('data', (c: Buffer) => {
@@ -165,20 +151,7 @@ describe('metrics in process', () => {
       assert.match(text, /fieldwork_database_up 1\n/);
       await t.db
         .insertInto('messages')
-        .values({
-          workspace_id: ws.workspace.id,
-          channel: 'email',
-          type: 'quote_to_customer',
-          module_type: 'quote',
-          module_id: 1,
-          recipient: 'a@b.test',
-          body_text: 'x',
-          status: 'sent',
-          attempts: 1,
-          message_id: '<m@t>',
-          created_at: 'x',
-          updated_at: 'x',
-        })
+        .values({ workspace_id: ws.workspace.id, channel: 'email', type: 'quote_to_customer', module_type: 'quote', module_id: 1, recipient: 'a@b.test', body_text: 'x', status: 'sent', attempts: 1, message_id: '<m@t>', created_at: 'x', updated_at: 'x' })
         .execute();
       const again = await t.app.metrics!.scrape();
       assert.match(again, /fieldwork_messages\{channel="email",status="sent"\} 1\n/);

@@ -16,12 +16,7 @@ export function cookieOf(res: { headers: Record<string, unknown> }): string | nu
   return value || null;
 }
 
-export async function call(
-  app: FastifyInstance,
-  method: string,
-  url: string,
-  o: { body?: unknown; cookie?: string | null; csrf?: string; headers?: Record<string, string> } = {},
-): Promise<Res> {
+export async function call(app: FastifyInstance, method: string, url: string, o: { body?: unknown; cookie?: string | null; csrf?: string; headers?: Record<string, string> } = {}): Promise<Res> {
   const res = await app.inject({
     method: method as 'GET',
     url,
@@ -44,12 +39,7 @@ export async function call(
 export interface Browser {
   cookie: string;
   csrf: string;
-  me: {
-    user: { id: string; email: string; role: string };
-    workspace: { id: number };
-    workspaces: { id: number; name: string; role: string }[];
-    scopes: string[];
-  };
+  me: { user: { id: string; email: string; role: string }; workspace: { id: number }; workspaces: { id: number; name: string; role: string }[]; scopes: string[] };
   get(url: string): Promise<Res>;
   post(url: string, body?: unknown): Promise<Res>;
   put(url: string, body?: unknown): Promise<Res>;
@@ -59,8 +49,7 @@ export interface Browser {
 
 export function browser(app: FastifyInstance, cookie: string, me: Browser['me'] & { csrf_token: string }): Browser {
   const csrf = me.csrf_token;
-  const send = (method: string) => (url: string, body?: unknown) =>
-    call(app, method, url, { cookie, csrf, body: body ?? (method === 'GET' || method === 'DELETE' ? undefined : {}) });
+  const send = (method: string) => (url: string, body?: unknown) => call(app, method, url, { cookie, csrf, body: body ?? (method === 'GET' || method === 'DELETE' ? undefined : {}) });
   return { cookie, csrf, me, get: send('GET'), post: send('POST'), put: send('PUT'), patch: send('PATCH'), delete: send('DELETE') };
 }
 

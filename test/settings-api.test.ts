@@ -173,8 +173,7 @@ describe('settings API', () => {
   describe('messages and notification settings', () => {
     const sendQuote = async (api: Client) => {
       const contact = (await api.post('/api/v1/contacts', { first_name: 'Mia', last_name: 'Customer', email: 'mia@example.test' })).body.data;
-      const quote = (await api.post('/api/v1/quotes', { contact_id: contact.id, name: 'Gutters', line_items: [{ name: 'Clean', unitPrice: 90, quantity: 1 }] }))
-        .body.data;
+      const quote = (await api.post('/api/v1/quotes', { contact_id: contact.id, name: 'Gutters', line_items: [{ name: 'Clean', unitPrice: 90, quantity: 1 }] })).body.data;
       const sent = await api.post('/api/v1/notifications', { type: 'quote_to_customer', module_id: quote.id });
       assert.equal(sent.status, 201, JSON.stringify(sent.body));
       return quote;
@@ -255,10 +254,7 @@ describe('settings API', () => {
       assert.match(saved.body.data.text, /Hello Sam,/);
       assert.match(saved.body.data.text, /\+1 555 0100/);
       assert.match(saved.body.data.html, /1 Main St/);
-      const draft = await general.post('/api/v1/notification-settings/preview', {
-        type: 'invoice_to_customer',
-        templates: { subject: '<b>{{total}}</b> due {{due_date}}', html: '<p>{{contact_name}}</p>' },
-      });
+      const draft = await general.post('/api/v1/notification-settings/preview', { type: 'invoice_to_customer', templates: { subject: '<b>{{total}}</b> due {{due_date}}', html: '<p>{{contact_name}}</p>' } });
       assert.equal(draft.body.data.subject, '<b>$443.83</b> due April 1, 2026');
       assert.equal(draft.body.data.html, '<p>Sam Sample</p>');
       const bad = await general.post('/api/v1/notification-settings/preview', { type: 'invoice_to_customer', templates: { text: '{{expire_on}}' } });
@@ -317,34 +313,17 @@ describe('settings API', () => {
     test('bad values are 400 naming each field, and change nothing; a key without workspace:write gets 403', async () => {
       const { ws, general } = await setup();
       const before = (await general.get('/api/v1/workspace')).body.data;
-      const bad = await general.put('/api/v1/workspace', {
-        timezone: 'Mars/Olympus',
-        currency: 'dollars',
-        country: 'USA',
-        reply_to: 'not an email',
-        website: 'ftp://x',
-        email: 'x@',
-      });
+      const bad = await general.put('/api/v1/workspace', { timezone: 'Mars/Olympus', currency: 'dollars', country: 'USA', reply_to: 'not an email', website: 'ftp://x', email: 'x@' });
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body.details.map((d: { path: string[] }) => d.path[0]).sort(), ['country', 'currency']); // maxLength first (schema)
-      const bad2 = await general.put('/api/v1/workspace', {
-        timezone: 'Mars/Olympus',
-        currency: 'xy1',
-        reply_to: 'not an email',
-        website: 'ftp://x',
-        email: 'x@',
-        name: ' ',
-      });
+      const bad2 = await general.put('/api/v1/workspace', { timezone: 'Mars/Olympus', currency: 'xy1', reply_to: 'not an email', website: 'ftp://x', email: 'x@', name: ' ' });
       assert.equal(bad2.status, 400);
       assert.deepEqual(bad2.body.details.map((d: { path: string[] }) => d.path[0]).sort(), ['currency', 'email', 'name', 'reply_to', 'timezone', 'website']);
       assert.equal((await general.put('/api/v1/workspace', { week_start: 'friday' })).status, 400);
       assert.equal((await general.put('/api/v1/workspace', { name: '' })).status, 400);
       assert.deepEqual((await general.get('/api/v1/workspace')).body.data, before);
       const readOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['workspace:read']));
-      assert.deepEqual((await readOnly.put('/api/v1/workspace', { name: 'Mine' })).body, {
-        success: false,
-        error: 'Insufficient permissions. Required scope: workspace:write',
-      });
+      assert.deepEqual((await readOnly.put('/api/v1/workspace', { name: 'Mine' })).body, { success: false, error: 'Insufficient permissions. Required scope: workspace:write' });
       assert.deepEqual((await general.get('/api/v1/workspace')).body.data, before);
     });
   });
@@ -352,13 +331,7 @@ describe('settings API', () => {
   describe('custom fields', () => {
     test('create, edit label, options and required (binding new records), delete; refusals', async () => {
       const { ws, general } = await setup();
-      const made = await general.post('/api/v1/custom-fields', {
-        module_type: 'contact',
-        key: 'tier',
-        label: 'Tier',
-        type: 'select',
-        options: ['gold', 'silver'],
-      });
+      const made = await general.post('/api/v1/custom-fields', { module_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       const field = made.body.data;
       assert.deepEqual([field.key, field.label, field.options, field.required], ['tier', 'Tier', ['gold', 'silver'], false]);
@@ -405,7 +378,7 @@ describe('settings API', () => {
       const feed = await general.get('/api/v1/deletions?resource=custom_fields');
       assert.deepEqual(
         feed.body.data.map((e: { resource: string; id: number }) => [e.resource, e.id]),
-        [['custom_fields', field.id]],
+        [["custom_fields", field.id]],
       );
     });
   });

@@ -49,11 +49,7 @@ describe('two API machines, one database, one bucket', { skip, timeout: 180_000 
     return `${apis[i].address}${u.pathname}${u.search}`;
   };
   const api = (i: number, method: string, url: string, init: { body?: BodyInit; type?: string } = {}) =>
-    fetch(`${apis[i].address}${url}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(init.type ? { 'content-type': init.type } : {}) },
-      body: init.body,
-    });
+    fetch(`${apis[i].address}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(init.type ? { 'content-type': init.type } : {}) }, body: init.body });
   async function upload(i: number, bytes: Buffer, isPublic: boolean) {
     const form = multipartBody([
       { name: 'module_type', value: 'contact' },
@@ -91,10 +87,7 @@ describe('two API machines, one database, one bucket', { skip, timeout: 180_000 
     assert.deepEqual(await download(0, logoUrl), { status: 200, bytes: logo });
 
     const objects = await s3.keys(PREFIX);
-    assert.deepEqual(
-      objects,
-      [`workspaces/${a.path}`, `workspaces_pub/${b.path}`, `workspaces_pub/${new URL(logoUrl).pathname.slice('/files/public/'.length)}`].sort(),
-    );
+    assert.deepEqual(objects, [`workspaces/${a.path}`, `workspaces_pub/${b.path}`, `workspaces_pub/${new URL(logoUrl).pathname.slice('/files/public/'.length)}`].sort());
     for (const folder of folders) {
       assert.deepEqual(filesUnder(path.join(folder, 'data', 'files')), [], `${folder} holds no stored file and no upload in progress`);
     }

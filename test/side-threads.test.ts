@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, mock, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { after, describe, mock, test } from 'node:test';
 import { sql } from 'kysely';
-import { createDb } from '../src/db/database.ts';
-import { documentView } from '../src/domain/document-view.ts';
 import { SideThreads, sideThreads, TaskError } from '../src/kernel/side-threads.ts';
+import { createDb } from '../src/db/database.ts';
 import { drawInPool } from '../src/modules/pdf/pdf-pool.ts';
+import { documentView } from '../src/domain/document-view.ts';
 
 // F201: the API's off-loop work (PDFs, SQLite's checkpoints) shares one pool of side
 // threads: jobs one at a time per thread, standing tasks beside them.
@@ -102,18 +102,7 @@ describe('side threads', () => {
       assert.equal(sideThreads().threads, 1);
       await fs.promises.stat(dir); // libuv's thread pool (its 4 threads start with its first use) is up before counting
       const before = osThreads();
-      const sheet = {
-        title: 'Quote #1',
-        changedAt: '2026-03-05T14:30:00.000Z',
-        workspaceName: 'W',
-        businessLines: [],
-        contactName: '',
-        name: null,
-        facts: [],
-        view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'),
-        after: [],
-        notes: [],
-      };
+      const sheet = { title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'W', businessLines: [], contactName: '', name: null, facts: [], view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'), after: [], notes: [] };
       const { pdf } = await drawInPool(sheet);
       assert.ok(pdf.subarray(0, 5).equals(Buffer.from('%PDF-')));
       assert.equal(sideThreads().threads, 1, 'the PDF was drawn in the thread the checkpoints run in');

@@ -1,8 +1,8 @@
 // F127: compression of text answers, /favicon.ico and /robots.txt, as a browser or a
 // crawler asks for them.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -27,22 +27,12 @@ const decode = (body: Buffer, encoding: string | undefined) =>
 
 describe('compression (F127)', () => {
   test('hub pages, hub.css and JSON above 1 KB are compressed as the client accepts, and decode to the same bytes', async () => {
-    for (const [url, auth] of [
-      [hubPath, false],
-      ['/hub/hub.css', false],
-      ['/api/v1/contacts?per_page=100', true],
-      ['/embed/form.js', false],
-    ] as const) {
+    for (const [url, auth] of [[hubPath, false], ['/hub/hub.css', false], ['/api/v1/contacts?per_page=100', true], ['/embed/form.js', false]] as const) {
       const plain = await get(url, undefined, auth);
       assert.equal(plain.statusCode, 200, url);
       assert.equal(plain.headers['content-encoding'], undefined, url);
       assert.ok(plain.rawPayload.length > 1024, `${url}: ${plain.rawPayload.length} bytes`);
-      for (const [accept, expected] of [
-        ['gzip', 'gzip'],
-        ['br', 'br'],
-        ['gzip, deflate, br', 'br'],
-        ['deflate', 'deflate'],
-      ]) {
+      for (const [accept, expected] of [['gzip', 'gzip'], ['br', 'br'], ['gzip, deflate, br', 'br'], ['deflate', 'deflate']]) {
         const res = await get(url, accept, auth);
         assert.equal(res.headers['content-encoding'], expected, `${url} ${accept}`);
         assert.ok(res.rawPayload.length < plain.rawPayload.length, `${url} ${accept}`);
@@ -69,12 +59,7 @@ describe('compression (F127)', () => {
 
   test('E11: a write answered compressed is stored uncompressed, and its replay decodes to the same answer', async () => {
     const body = JSON.stringify({ first_name: 'Big', last_name: 'Answer', info: { note: 'y'.repeat(3000) } });
-    const headers = {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': `compress-${Date.now()}`,
-      'accept-encoding': 'gzip',
-    };
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `compress-${Date.now()}`, 'accept-encoding': 'gzip' };
     const first = await t.app.inject({ method: 'POST', url: '/api/v1/contacts', payload: body, headers });
     assert.equal(first.statusCode, 201);
     assert.equal(first.headers['content-encoding'], 'gzip');

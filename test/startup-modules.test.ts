@@ -37,9 +37,5 @@ async function modulesLoaded(env: Record<string, string>): Promise<{ promClient:
 test('the API process loads prom-client only with METRICS_PORT, commander never, the AWS SDK not at start', async () => {
   assert.deepEqual(await modulesLoaded({ METRICS_PORT: '' }), { promClient: false, commander: false, awsSdk: false });
   assert.deepEqual(await modulesLoaded({ METRICS_PORT: '0' }), { promClient: true, commander: false, awsSdk: false });
-  assert.deepEqual(await modulesLoaded({ METRICS_PORT: '', STORAGE_URL: 's3://files/fieldwork', S3_ENDPOINT: 'http://127.0.0.1:9' }), {
-    promClient: false,
-    commander: false,
-    awsSdk: false,
-  });
+  assert.deepEqual(await modulesLoaded({ METRICS_PORT: '', STORAGE_URL: 's3://files/fieldwork', S3_ENDPOINT: 'http://127.0.0.1:9' }), { promClient: false, commander: false, awsSdk: false });
 });

@@ -54,22 +54,12 @@ describe('fieldwork storage copy', () => {
       { name: 'module_id', value: String(contactId) },
       { name: 'file', filename: 'roof.png', type: 'image/png', data: photo },
     ]);
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/uploads',
-      payload: form.payload,
-      headers: { authorization: `Bearer ${ws.token}`, 'content-type': form.contentType },
-    });
+    const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/uploads', payload: form.payload, headers: { authorization: `Bearer ${ws.token}`, 'content-type': form.contentType } });
     assert.equal(uploaded.statusCode, 201, uploaded.body);
     const link = uploaded.json().data;
     const logoBytes = jpeg(20, 10);
     const logoForm = multipartBody([{ name: 'file', filename: 'logo.jpg', type: 'image/jpeg', data: logoBytes }]);
-    const logo = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/workspace/logo',
-      payload: logoForm.payload,
-      headers: { authorization: `Bearer ${ws.token}`, 'content-type': logoForm.contentType },
-    });
+    const logo = await t.app.inject({ method: 'PUT', url: '/api/v1/workspace/logo', payload: logoForm.payload, headers: { authorization: `Bearer ${ws.token}`, 'content-type': logoForm.contentType } });
     assert.equal(logo.statusCode, 200, logo.body);
     const logoUrl = logo.json().data.logo_url as string;
     // An upload in progress and a file no server wrote: neither is a stored file.
@@ -89,19 +79,12 @@ describe('fieldwork storage copy', () => {
     assert.deepEqual(await json(['--from', dir, '--to', to]), { copied: 2, bytes: photo.length + logoBytes.length });
     const text = await copy(['--from', dir, '--to', to]);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(
-      text.stdout,
-      /^Copied 0 files \(0 bytes\) from .* to s3:\/\/fieldwork-test\/fieldwork\/prod; 2 already there, 1 other files under .* left out\.\n$/,
-    );
+    assert.match(text.stdout, /^Copied 0 files \(0 bytes\) from .* to s3:\/\/fieldwork-test\/fieldwork\/prod; 2 already there, 1 other files under .* left out\.\n$/);
     assert.ok(fs.existsSync(path.join(dir, 'workspaces', link.path)), 'the directory is only read');
 
     // The same database served from the bucket, with an empty STORAGE_DIR of its own.
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-copy-to-'));
-    const moved = await buildApp({
-      config: loadConfig({ PUBLIC_URL: 'http://fieldwork.test', STORAGE_DIR: elsewhere, ...s3.env(PREFIX) }),
-      database: t.database,
-      logger: false,
-    });
+    const moved = await buildApp({ config: loadConfig({ PUBLIC_URL: 'http://fieldwork.test', STORAGE_DIR: elsewhere, ...s3.env(PREFIX) }), database: t.database, logger: false });
     try {
       const fresh = await client(moved, ws.token).get(`/api/v1/uploads/${link.link_id}`);
       const u = new URL(fresh.body.data.url);

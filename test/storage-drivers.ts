@@ -10,8 +10,7 @@ import { filesUnder } from './upload-fixtures.ts';
 // TEST_STORAGE=local or TEST_STORAGE=s3 runs one of them only.
 
 export type Driver = 'local' | 's3';
-export const STORAGE_DRIVERS: Driver[] =
-  process.env.TEST_STORAGE === 'local' || process.env.TEST_STORAGE === 's3' ? [process.env.TEST_STORAGE] : ['local', 's3'];
+export const STORAGE_DRIVERS: Driver[] = process.env.TEST_STORAGE === 'local' || process.env.TEST_STORAGE === 's3' ? [process.env.TEST_STORAGE] : ['local', 's3'];
 
 /** s3rver's fixed credentials: it checks every request's signature against them. */
 const S3RVER_KEY = 'S3RVER';

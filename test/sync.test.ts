@@ -53,12 +53,7 @@ describe('E12 sync filters', () => {
     const ws = await seedWorkspace(t.db);
     const api = client(t.app, ws.token);
     for (const url of await listUrls(ws)) {
-      const ok = await api.get(
-        withQuery(
-          url,
-          'updated_since=2020-01-01T00:00:00Z&updated_before=2999-01-01T00:00:00%2B02:00&created_since=2020-01-01T00:00:00.000Z&created_before=2999-01-01T00:00:00Z&sort_by=updated_at&sort_direction=asc',
-        ),
-      );
+      const ok = await api.get(withQuery(url, 'updated_since=2020-01-01T00:00:00Z&updated_before=2999-01-01T00:00:00%2B02:00&created_since=2020-01-01T00:00:00.000Z&created_before=2999-01-01T00:00:00Z&sort_by=updated_at&sort_direction=asc'));
       assert.equal(ok.status, 200, `${url}: ${JSON.stringify(ok.body)}`);
       const error = url.includes('/uploads') ? 'Validation error' : 'Invalid request'; // D4
       for (const [param, bad] of [
@@ -89,10 +84,7 @@ describe('E12 sync filters', () => {
     const updated = (await api.put(`/api/v1/contacts/${a.id}`, { company: 'Changed' })).body.data;
     assert.ok(updated.updated_at > b.created_at);
 
-    assert.deepEqual(
-      ids(await api.get(`/api/v1/contacts?updated_since=${b.updated_at}`)),
-      [a.id, b.id].sort((x, y) => x - y),
-    );
+    assert.deepEqual(ids(await api.get(`/api/v1/contacts?updated_since=${b.updated_at}`)), [a.id, b.id].sort((x, y) => x - y));
     assert.deepEqual(ids(await api.get(`/api/v1/contacts?updated_since=${updated.updated_at}`)), [a.id], 'since is inclusive');
     assert.deepEqual(ids(await api.get(`/api/v1/contacts?updated_before=${updated.updated_at}`)), [b.id], 'before is exclusive');
     assert.deepEqual(ids(await api.get(`/api/v1/contacts?created_since=${b.created_at}`)), [b.id]);
@@ -114,10 +106,7 @@ describe('E12 sync filters', () => {
 
     // Sorted by updated_at: the updated one last in ascending order.
     const sorted = await api.get('/api/v1/contacts?sort_by=updated_at&sort_direction=asc');
-    assert.deepEqual(
-      sorted.body.data.map((c: { id: number }) => c.id),
-      [b.id, a.id],
-    );
+    assert.deepEqual(sorted.body.data.map((c: { id: number }) => c.id), [b.id, a.id]);
   });
 
   test('updated_at moves on status routes, payments, conversions, the daily run, and when a delete clears a reference', async () => {
@@ -169,21 +158,11 @@ describe('E12 sync filters', () => {
         ? // Without statistics on a small table the planner may prefer a scan: ask it not to.
           await t.db.connection().execute(async (conn) => {
             await sql`set enable_seqscan = off`.execute(conn);
-            const r = await sql<{
-              'QUERY PLAN': string;
-            }>`explain select id from contacts where workspace_id = 1 and updated_at >= '2026-01-01T00:00:00.000Z' order by updated_at, id limit 25`.execute(
-              conn,
-            );
+            const r = await sql<{ 'QUERY PLAN': string }>`explain select id from contacts where workspace_id = 1 and updated_at >= '2026-01-01T00:00:00.000Z' order by updated_at, id limit 25`.execute(conn);
             await sql`reset enable_seqscan`.execute(conn);
             return r.rows.map((x) => x['QUERY PLAN']).join('\n');
           })
-        : (
-            await sql<{
-              detail: string;
-            }>`explain query plan select id from contacts where workspace_id = 1 and updated_at >= '2026-01-01T00:00:00.000Z' order by updated_at, id limit 25`.execute(
-              t.db,
-            )
-          ).rows
+        : (await sql<{ detail: string }>`explain query plan select id from contacts where workspace_id = 1 and updated_at >= '2026-01-01T00:00:00.000Z' order by updated_at, id limit 25`.execute(t.db)).rows
             .map((x) => x.detail)
             .join('\n');
     assert.match(plan, /contacts_workspace_updated/, plan);
@@ -207,27 +186,16 @@ describe('E13 deletions feed', () => {
     assert.equal(all.status, 200);
     assert.deepEqual(
       all.body.data.map((d: { resource: string; id: number }) => [d.resource, d.id]),
-      [
-        ['contacts', contact],
-        ['services', service],
-        ['tax_rates', taxRate],
-        ['events', event],
-      ],
+      [['contacts', contact], ['services', service], ['tax_rates', taxRate], ['events', event]],
     );
     assert.ok(all.body.data.every((d: { deleted_at: string }) => !Number.isNaN(Date.parse(d.deleted_at))));
     assert.deepEqual(all.body.pagination, { page: 1, per_page: 25, total_pages: 1 });
     const paged = await api.get('/api/v1/deletions?per_page=3&page=2');
     assert.deepEqual([paged.body.data.map((d: { id: number }) => d.id), paged.body.pagination.total_pages], [[event], 2]);
     const since = await api.get(`/api/v1/deletions?since=${mid}`);
-    assert.deepEqual(
-      since.body.data.map((d: { resource: string }) => d.resource),
-      ['services', 'tax_rates', 'events'],
-    );
+    assert.deepEqual(since.body.data.map((d: { resource: string }) => d.resource), ['services', 'tax_rates', 'events']);
     const some = await api.get('/api/v1/deletions?resource=events,contacts');
-    assert.deepEqual(
-      some.body.data.map((d: { resource: string }) => d.resource),
-      ['contacts', 'events'],
-    );
+    assert.deepEqual(some.body.data.map((d: { resource: string }) => d.resource), ['contacts', 'events']);
 
     const unknown = await api.get('/api/v1/deletions?resource=contacts,widgets');
     assert.equal(unknown.status, 400);
@@ -241,16 +209,9 @@ describe('E13 deletions feed', () => {
 
     // F121: the feed sorts only by deletion time, and refuses other sort values like every list.
     const newest = await api.get('/api/v1/deletions?sort_by=deleted_at&sort_direction=desc');
-    assert.deepEqual(
-      newest.body.data.map((d: { id: number }) => d.id),
-      [event, taxRate, service, contact],
-    );
+    assert.deepEqual(newest.body.data.map((d: { id: number }) => d.id), [event, taxRate, service, contact]);
     assert.deepEqual((await api.get('/api/v1/deletions?sort_direction=asc')).body.data, all.body.data);
-    for (const [query, field] of [
-      ['sort_by=password', 'sort_by'],
-      ['sort_direction=sideways', 'sort_direction'],
-      ['sort_by=id', 'sort_by'],
-    ]) {
+    for (const [query, field] of [['sort_by=password', 'sort_by'], ['sort_direction=sideways', 'sort_direction'], ['sort_by=id', 'sort_by']]) {
       const refused = await api.get(`/api/v1/deletions?${query}`);
       assert.equal(refused.status, 400, query);
       assert.equal(refused.body.error, 'Invalid request');
@@ -288,8 +249,7 @@ describe('E13 deletions feed', () => {
     const ws = await seedWorkspace(t.db);
     const api = client(t.app, ws.token);
     const contact = (await api.post('/api/v1/contacts', { first_name: 'Scope', last_name: 'Test' })).body.data.id;
-    const entry = (await api.post('/api/v1/time-entries', { start_date: '2030-01-01', end_date: '2030-01-01', start_time: '09:00', end_time: '10:00' })).body
-      .data;
+    const entry = (await api.post('/api/v1/time-entries', { start_date: '2030-01-01', end_date: '2030-01-01', start_time: '09:00', end_time: '10:00' })).body.data;
     assert.ok(entry?.id, 'time entry created');
     const job = (await api.post('/api/v1/jobs', { name: 'J' })).body.data.id;
     for (const path of [`contacts/${contact}`, `time-entries/${entry.id}`, `jobs/${job}`]) assert.equal((await api.delete(`/api/v1/${path}`)).status, 200);
@@ -321,12 +281,7 @@ describe('E13 deletions feed: uploads', () => {
           { name: 'module_id', value: String(contactId) },
           { name: 'file', filename: 'photo.png', type: 'image/png', data: png() },
         ]);
-        const res = await app.app.inject({
-          method: 'POST',
-          url: '/api/v1/uploads',
-          payload,
-          headers: { authorization: `Bearer ${ws.token}`, 'content-type': contentType },
-        });
+        const res = await app.app.inject({ method: 'POST', url: '/api/v1/uploads', payload, headers: { authorization: `Bearer ${ws.token}`, 'content-type': contentType } });
         assert.equal(res.statusCode, 201, res.body);
         return res.json().data.link_id as number;
       };
@@ -339,11 +294,7 @@ describe('E13 deletions feed: uploads', () => {
       const feed = (await api.get('/api/v1/deletions')).body.data.map((d: { resource: string; id: number }) => [d.resource, d.id]);
       assert.deepEqual(
         feed.sort(),
-        [
-          ['contacts', gone],
-          ['uploads', alone],
-          ['uploads', withParent],
-        ].sort(),
+        [['contacts', gone], ['uploads', alone], ['uploads', withParent]].sort(),
         'F83: a link deleted with its parent is listed too',
       );
       const reader = client(app.app, await keyFor(app.db, ws.workspace.id, 'rest', ['contacts:read']));
@@ -375,21 +326,8 @@ describe('E14 more webhook events', () => {
     const ws = await seedWorkspace(t.db);
     const api = client(t.app, ws.token);
     const events = [
-      'contact_updated',
-      'contact_deleted',
-      'request_deleted',
-      'quote_updated',
-      'quote_deleted',
-      'quote_accepted',
-      'job_updated',
-      'job_deleted',
-      'invoice_updated',
-      'invoice_deleted',
-      'invoice_paid',
-      'new_event',
-      'event_updated',
-      'event_deleted',
-      'payment_received',
+      'contact_updated', 'contact_deleted', 'request_deleted', 'quote_updated', 'quote_deleted', 'quote_accepted', 'job_updated', 'job_deleted',
+      'invoice_updated', 'invoice_deleted', 'invoice_paid', 'new_event', 'event_updated', 'event_deleted', 'payment_received',
     ];
     for (const trigger_event of events) {
       const res = await api.post('/api/webhooks/subscribe', { trigger_event, webhook_url: rx.url(`/ok?e=${trigger_event}`) });
@@ -414,21 +352,8 @@ describe('E14 more webhook events', () => {
       assert.equal((await api.delete(`/api/v1/${path}`)).status, 200, path);
     }
     const expected: Record<string, number> = {
-      contact_updated: 1,
-      contact_deleted: 1,
-      request_deleted: 1,
-      quote_updated: 1,
-      quote_deleted: 1,
-      quote_accepted: 1,
-      job_updated: 1,
-      job_deleted: 1,
-      invoice_updated: 1,
-      invoice_deleted: 1,
-      invoice_paid: 1,
-      new_event: 1,
-      event_updated: 2,
-      event_deleted: 1,
-      payment_received: 1,
+      contact_updated: 1, contact_deleted: 1, request_deleted: 1, quote_updated: 1, quote_deleted: 1, quote_accepted: 1, job_updated: 1, job_deleted: 1,
+      invoice_updated: 1, invoice_deleted: 1, invoice_paid: 1, new_event: 1, event_updated: 2, event_deleted: 1, payment_received: 1,
     };
     const total = Object.values(expected).reduce((a, b) => a + b, 0);
     const mine = () => rx.received.filter((r) => r.body?.workspace_id === ws.workspace.id);
@@ -445,14 +370,7 @@ describe('E14 more webhook events', () => {
     }
     assert.deepEqual(got, expected);
     const one = (event: string) => mine().find((r) => r.body.event === event)!.body;
-    for (const [event, id] of [
-      ['contact_deleted', contact],
-      ['quote_deleted', spare],
-      ['job_deleted', job],
-      ['invoice_deleted', draft],
-      ['event_deleted', visit],
-      ['request_deleted', request],
-    ] as const) {
+    for (const [event, id] of [['contact_deleted', contact], ['quote_deleted', spare], ['job_deleted', job], ['invoice_deleted', draft], ['event_deleted', visit], ['request_deleted', request]] as const) {
       assert.deepEqual(one(event).data, { id }, event);
     }
     assert.deepEqual(one('payment_received').data, payment);
@@ -475,10 +393,7 @@ describe('E14 more webhook events', () => {
     const after = (await outboxEvents(t.db, ws.workspace.id)).slice(before);
     assert.deepEqual(
       after.map((e) => [e.event, e.data.id, e.data.status]),
-      [
-        ['invoice_updated', late, 'overdue'],
-        ['quote_updated', expiring, 'expired'],
-      ],
+      [['invoice_updated', late, 'overdue'], ['quote_updated', expiring, 'expired']],
     );
   });
 });

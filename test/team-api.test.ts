@@ -22,13 +22,7 @@ describe('team and keys through sessions', () => {
     return { ws, owner };
   };
   const inviteLink = async (userId: number) => {
-    const m = await t.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('type', '=', 'team_invite')
-      .where('module_id', '=', userId)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
+    const m = await t.db.selectFrom('messages').selectAll().where('type', '=', 'team_invite').where('module_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
     return { message: m, token: /\/app\/setup\/([A-Za-z0-9_-]+)/.exec(m.body_text)![1] };
   };
 
@@ -44,10 +38,7 @@ describe('team and keys through sessions', () => {
     assert.equal(message.recipient, 'new.hire@example.test');
     assert.equal(message.status, 'queued');
     assert.match(message.subject ?? '', new RegExp(`Join ${ws.workspace.name}`));
-    assert.deepEqual(
-      (await owner.get('/api/v1/team/invites')).body.data.map((i: { id: number }) => i.id),
-      [invite.id],
-    );
+    assert.deepEqual((await owner.get('/api/v1/team/invites')).body.data.map((i: { id: number }) => i.id), [invite.id]);
 
     const resent = await owner.post(`/api/v1/team/invites/${invite.id}/resend`);
     assert.equal(resent.status, 200);
@@ -81,10 +72,7 @@ describe('team and keys through sessions', () => {
     assert.equal(demote.status, 409);
     assert.equal((await owner.delete(`/api/v1/users/${ws.owner.user_id}`)).status, 409);
     assert.equal((await owner.get('/api/v1/me')).body.data.user.role, 'owner', 'unchanged');
-    assert.deepEqual((await owner.put('/api/v1/users/00000000-0000-4000-8000-000000000000', { role: 'member' })).body, {
-      success: false,
-      error: 'User not found',
-    });
+    assert.deepEqual((await owner.put('/api/v1/users/00000000-0000-4000-8000-000000000000', { role: 'member' })).body, { success: false, error: 'User not found' });
     assert.deepEqual((await owner.put('/api/v1/users/not-a-uuid', { role: 'member' })).body, { success: false, error: 'User not found' });
   });
 
@@ -145,18 +133,10 @@ describe('team and keys through sessions', () => {
       ['POST', '/api/v1/keys', 'keys:manage', { type: 'general' }],
     ] as const;
     for (const [method, url, scope, body] of calls) {
-      const viaKey =
-        method === 'GET'
-          ? await general.get(url)
-          : method === 'POST'
-            ? await general.post(url, body)
-            : method === 'PUT'
-              ? await general.put(url, body)
-              : await general.delete(url);
+      const viaKey = method === 'GET' ? await general.get(url) : method === 'POST' ? await general.post(url, body) : method === 'PUT' ? await general.put(url, body) : await general.delete(url);
       assert.deepEqual(viaKey.body, refused(scope), `key ${method} ${url}`);
       for (const [role, s] of sessions) {
-        const res =
-          method === 'GET' ? await s.get(url) : method === 'POST' ? await s.post(url, body) : method === 'PUT' ? await s.put(url, body) : await s.delete(url);
+        const res = method === 'GET' ? await s.get(url) : method === 'POST' ? await s.post(url, body) : method === 'PUT' ? await s.put(url, body) : await s.delete(url);
         assert.deepEqual(res.body, refused(scope), `${role} ${method} ${url}`);
       }
     }

@@ -62,9 +62,7 @@ interface IndexInfo {
 
 async function tables(): Promise<string[]> {
   if (backend === 'postgres') {
-    const r = await sql<{
-      name: string;
-    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.db);
+    const r = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.db);
     return r.rows.map((x) => x.name);
   }
   const r = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(t.db);
@@ -73,11 +71,7 @@ async function tables(): Promise<string[]> {
 
 async function workspaceColumn(table: string): Promise<{ notNull: boolean } | null> {
   if (backend === 'postgres') {
-    const r = await sql<{
-      is_nullable: string;
-    }>`select is_nullable from information_schema.columns where table_schema = 'public' and table_name = ${table} and column_name = 'workspace_id'`.execute(
-      t.db,
-    );
+    const r = await sql<{ is_nullable: string }>`select is_nullable from information_schema.columns where table_schema = 'public' and table_name = ${table} and column_name = 'workspace_id'`.execute(t.db);
     return r.rows[0] ? { notNull: r.rows[0].is_nullable === 'NO' } : null;
   }
   const r = await sql<{ name: string; notnull: number }>`select name, "notnull" from pragma_table_info(${table})`.execute(t.db);

@@ -46,11 +46,7 @@ describe('E19: ignored fields are named; unknown keys in a line item are refused
       const before = (await api.get(url)).body.pagination.total_pages;
       const res = await api.post(url, { ...extra, line_items: [{ name: 'Fine', unitPrice: 1 }, ...bad] });
       assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
-      assert.deepEqual(res.body, {
-        success: false,
-        error: 'Invalid request',
-        details: [{ path: ['line_items', 1, 'qty'], message: 'is not a line item field' }],
-      });
+      assert.deepEqual(res.body, { success: false, error: 'Invalid request', details: [{ path: ['line_items', 1, 'qty'], message: 'is not a line item field' }] });
       assert.equal((await api.get(url)).body.pagination.total_pages, before, url);
     }
   });

@@ -108,13 +108,7 @@ export function verifySignature(secret: string, raw: string, signature: string |
  * What a subscriber does with Fieldwork-Signature (E15), exactly as docs/webhooks.md
  * shows: the HMAC of "<t>.<raw body>", and `t` no older than `toleranceSeconds`.
  */
-export function verifyFieldworkSignature(
-  secret: string,
-  raw: string,
-  header: string | string[] | undefined,
-  nowSeconds = Date.now() / 1000,
-  toleranceSeconds = 300,
-): boolean {
+export function verifyFieldworkSignature(secret: string, raw: string, header: string | string[] | undefined, nowSeconds = Date.now() / 1000, toleranceSeconds = 300): boolean {
   const m = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
   if (!m) return false;
   const t = Number(m[1]);

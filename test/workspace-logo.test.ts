@@ -31,12 +31,7 @@ for (const driver of STORAGE_DRIVERS) {
     };
     const upload = (token: string, file: Buffer, type = 'image/png', filename = 'logo.png') => {
       const { payload, contentType } = multipartBody([{ name: 'file', filename, type, data: file }]);
-      return t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/workspace/logo',
-        payload,
-        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      });
+      return t.app.inject({ method: 'PUT', url: '/api/v1/workspace/logo', payload, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
     };
     /** The stored logo files of a workspace (the public bucket's folder of the workspace). */
     const storedFiles = async (workspaceId: number) =>
@@ -97,12 +92,7 @@ for (const driver of STORAGE_DRIVERS) {
         assert.match(body.details[0].message, message);
       }
       const none = multipartBody([{ name: 'note', value: 'no file' }]);
-      const missing = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/workspace/logo',
-        payload: none.payload,
-        headers: { authorization: `Bearer ${token}`, 'content-type': none.contentType },
-      });
+      const missing = await t.app.inject({ method: 'PUT', url: '/api/v1/workspace/logo', payload: none.payload, headers: { authorization: `Bearer ${token}`, 'content-type': none.contentType } });
       assert.equal(missing.statusCode, 400, missing.body);
       const json = await owner.put('/api/v1/workspace/logo', { file: 'x' });
       assert.equal(json.status, 415);
@@ -140,12 +130,7 @@ for (const driver of STORAGE_DRIVERS) {
       const { ws } = await setup();
       const { payload, contentType } = multipartBody([{ name: 'file', filename: 'logo.png', type: 'image/png', data: png(4, 4, 9) }]);
       const send = () =>
-        t.app.inject({
-          method: 'PUT',
-          url: '/api/v1/workspace/logo',
-          payload,
-          headers: { authorization: `Bearer ${ws.token}`, 'content-type': contentType, 'idempotency-key': 'logo-once' },
-        });
+        t.app.inject({ method: 'PUT', url: '/api/v1/workspace/logo', payload, headers: { authorization: `Bearer ${ws.token}`, 'content-type': contentType, 'idempotency-key': 'logo-once' } });
       const a = await send();
       const b = await send();
       assert.equal(a.statusCode, 200, a.body);

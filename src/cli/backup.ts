@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { SQLite } from '../db/sqlite-driver.ts';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.ts';
-import { SQLite } from '../db/sqlite-driver.ts';
 import { CliError, jsonOption, print } from './common.ts';
 
 // `fieldwork backup --to FILE` (docs/operations.md "Backup"): a consistent copy of

@@ -91,3 +91,4 @@ export function parseList(value: string): string[] {
   if (!items.length) throw new InvalidArgumentError('needs at least one value');
   return [...new Set(items)];
 }
+

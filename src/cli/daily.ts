@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadConfig } from '../config.ts';
 import { dayMs, zonedDate } from '../domain/zoned-time.ts';
+import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
 import { claimRemindersRun, sendDocumentReminders } from '../modules/automations/reminders.ts';
 import { RECURRING_DAILY_JOB, runRecurringDay } from '../modules/jobs/recurring-daily.ts';
-import { claimRun, runDocumentsDay } from '../modules/lifecycle/daily-run.ts';
+import { loadConfig } from '../config.ts';
 import { jsonOption, print, requireWorkspace, withDatabase, workspaceOption } from './common.ts';
 
 interface DailyOpts {
@@ -26,9 +26,7 @@ function parseDate(value: string): string {
  */
 export function dailyCommand(): Command {
   return new Command('daily')
-    .description(
-      "run a workspace's daily run now: recurring jobs' visits made through the horizon, overdue invoices, expired quotes, scheduled invoices sent, the day's quote follow-ups and invoice reminders",
-    )
+    .description("run a workspace's daily run now: recurring jobs' visits made through the horizon, overdue invoices, expired quotes, scheduled invoices sent, the day's quote follow-ups and invoice reminders")
     .addOption(workspaceOption())
     .addOption(new Option('--date <YYYY-MM-DD>', "the day (default: today in the workspace's time zone)").argParser(parseDate))
     .addOption(jsonOption())

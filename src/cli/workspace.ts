@@ -53,11 +53,7 @@ export function workspaceCommand(): Command {
       for (const key of ['country', 'currency', 'timezone'] as const) {
         if (opts[key] !== undefined) checkWorkspaceField(key, opts[key] || ' ');
       }
-      const {
-        workspace: w,
-        owner: o,
-        setupUrl,
-      } = await withDatabase(async (db) => {
+      const { workspace: w, owner: o, setupUrl } = await withDatabase(async (db) => {
         const created = await createWorkspace(db, {
           name: opts.name.trim(),
           slug: opts.slug,

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
-import { Checkpoints } from './checkpoints.ts';
-import { rowObjects } from './row-objects.ts';
-import type { DB } from './schema.ts';
 import { SQLite } from './sqlite-driver.ts';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
+import { createRequire } from 'node:module';
+import type { DB } from './schema.ts';
+import { rowObjects } from './row-objects.ts';
 import { kyselyStatement, type RowReader, rowReader } from './sqlite-rows.ts';
+import { Checkpoints } from './checkpoints.ts';
 
 // pg loads only for a postgres:// URL, so an SQLite server does not carry it in memory.
 const require = createRequire(import.meta.url);
@@ -226,24 +226,8 @@ export function isUniqueViolation(err: unknown): boolean {
 // Connection-level failures (PostgreSQL restarting, unreachable, or refusing new
 // sessions while starting or stopping; SQLite's lock wait running out): the request
 // did not happen and can be retried, so the API answers 503, not 500.
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-  'SQLITE_BUSY',
-]);
-const UNAVAILABLE_TEXT =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'SQLITE_BUSY']);
+const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);

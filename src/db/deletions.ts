@@ -30,13 +30,7 @@ export const DELETED_RESOURCES = Object.keys(DELETION_SCOPES) as DeletedResource
  * Records deleted ids in the deleting transaction. `scopePrefix` is needed only
  * for uploads, whose entries are shown with their parent's read scope.
  */
-export async function recordDeletions(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  resource: DeletedResource,
-  ids: readonly number[],
-  scopePrefix?: string,
-): Promise<void> {
+export async function recordDeletions(trx: Kysely<DB>, workspaceId: number, resource: DeletedResource, ids: readonly number[], scopePrefix?: string): Promise<void> {
   if (!ids.length) return;
   const prefix = scopePrefix ?? DELETION_SCOPES[resource];
   if (!prefix) throw new Error(`recordDeletions: ${resource} needs the scope of its parent`);
@@ -54,35 +48,12 @@ export async function recordDeletions(
  * by `updated_since` sees the reference gone.
  */
 const REFERRERS: Record<string, readonly (readonly [table: string, column: string])[]> = {
-  properties: [
-    ['requests', 'property_id'],
-    ['quotes', 'property_id'],
-    ['jobs', 'property_id'],
-    ['invoices', 'property_id'],
-  ],
-  requests: [
-    ['quotes', 'request_id'],
-    ['jobs', 'request_id'],
-    ['events', 'request_id'],
-    ['time_entries', 'request_id'],
-  ],
-  quotes: [
-    ['jobs', 'quote_id'],
-    ['invoices', 'quote_id'],
-    ['time_entries', 'quote_id'],
-  ],
-  jobs: [
-    ['invoices', 'job_id'],
-    ['events', 'job_id'],
-    ['time_entries', 'job_id'],
-  ],
+  properties: [['requests', 'property_id'], ['quotes', 'property_id'], ['jobs', 'property_id'], ['invoices', 'property_id']],
+  requests: [['quotes', 'request_id'], ['jobs', 'request_id'], ['events', 'request_id'], ['time_entries', 'request_id']],
+  quotes: [['jobs', 'quote_id'], ['invoices', 'quote_id'], ['time_entries', 'quote_id']],
+  jobs: [['invoices', 'job_id'], ['events', 'job_id'], ['time_entries', 'job_id']],
   invoices: [['invoices', 'parent_id']],
-  tax_rates: [
-    ['quotes', 'tax_rate_id'],
-    ['jobs', 'tax_rate_id'],
-    ['invoices', 'tax_rate_id'],
-    ['quote_templates', 'tax_rate_id'],
-  ],
+  tax_rates: [['quotes', 'tax_rate_id'], ['jobs', 'tax_rate_id'], ['invoices', 'tax_rate_id'], ['quote_templates', 'tax_rate_id']],
 };
 
 /** Moves `updated_at` of the rows that reference `table`'s row `id` (call it before the delete). */

@@ -34,11 +34,7 @@ describe('in lists', () => {
       }
       const rows = await t.db.selectFrom('outbox').select('id').where('processed_at', 'is', null).execute();
       ids.push(...rows.map((r) => r.id));
-      await t.db
-        .updateTable('outbox')
-        .set({ locked_by: 'w', locked_until: new Date(Date.now() + 60_000).toISOString() })
-        .where('processed_at', 'is', null)
-        .execute();
+      await t.db.updateTable('outbox').set({ locked_by: 'w', locked_until: new Date(Date.now() + 60_000).toISOString() }).where('processed_at', 'is', null).execute();
       await fanOut(t.db, 'w', ids);
     }
     const texts = new Set(t.queries.filter((q) => /^(select .* from "outbox" where "id" in|update "outbox" set "processed_at")/.test(q)));

@@ -84,7 +84,14 @@ export async function takeOver(db: Kysely<DB>, seen: IdempotencyRecord, claim: C
  * Records the response: `done`, if this request (`lockedBy`) still holds the key.
  * `onlyRunning` keeps a response already stored in the effect's transaction.
  */
-export async function completeRecord(db: Kysely<DB>, id: RecordId, lockedBy: string, status: number, response: string, onlyRunning: boolean): Promise<boolean> {
+export async function completeRecord(
+  db: Kysely<DB>,
+  id: RecordId,
+  lockedBy: string,
+  status: number,
+  response: string,
+  onlyRunning: boolean,
+): Promise<boolean> {
   const k = byId(id);
   let q = db
     .updateTable('idempotency_keys')

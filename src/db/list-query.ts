@@ -1,18 +1,7 @@
-import {
-  BinaryOperationNode,
-  ColumnNode,
-  type Kysely,
-  OperatorNode,
-  type RawBuilder,
-  ReferenceNode,
-  type SelectQueryBuilder,
-  sql,
-  TableNode,
-  ValueNode,
-} from 'kysely';
+import { BinaryOperationNode, ColumnNode, type Kysely, OperatorNode, type RawBuilder, ReferenceNode, type SelectQueryBuilder, sql, TableNode, ValueNode } from 'kysely';
 import { type TProperties, Type } from 'typebox';
 import type { DB } from './schema.ts';
-import { compileShape, runShaped, ShapeCache, type ShapedStatement, shapeOf, type Values } from './shaped.ts';
+import { compileShape, ShapeCache, type ShapedStatement, runShaped, shapeOf, type Values } from './shaped.ts';
 
 // The one list-query builder: every list endpoint declares its sort fields and
 // search columns; paging, sorting (D1), search and the page count happen here.
@@ -211,7 +200,11 @@ function countQuery<TB extends keyof DB, O>(db: Kysely<DB>, base: SelectQueryBui
   const ws = spec.rowCount && filtered === base ? workspaceOnly(base, spec.rowCount) : undefined;
   return ws === undefined || !spec.rowCount
     ? filtered.clearSelect().select(sql<number>`count(*)`.as('n'))
-    : db.selectFrom('row_counts').select(sql<number>`coalesce(sum(n), 0)`.as('n')).where('workspace_id', '=', ws).where('table_name', '=', spec.rowCount);
+    : db
+        .selectFrom('row_counts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('n'))
+        .where('workspace_id', '=', ws)
+        .where('table_name', '=', spec.rowCount);
 }
 
 /** The number of rows the list has (its search applied). */
@@ -300,19 +293,16 @@ export function listOf<F extends object, TB extends keyof DB, O>(spec: ListSpec,
     const list = { ...bounds, pattern, candidate, limit: inText ? undefined : perPage, offset };
     const leaves: unknown[] = [];
     const shapeKey = shapeOf([filters as Values, list], leaves);
-    const shape =
-      shapeKey === undefined
-        ? null
-        : shapes.get(db, `${shapeKey}${sortCol} ${dir}${inText ? ` ${perPage}` : ''}`, () => {
-            const compiled = compileShape([filters, list] as const, ([f, v]) => {
-              const base = build(db, f);
-              const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
-              const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
-              const pageQuery = pageOf(ordered, v.limit ?? perPage, v.offset, inText);
-              return [pageQuery, countQuery(db, base, filtered, spec)];
-            });
-            return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
-          });
+    const shape = shapeKey === undefined ? null : shapes.get(db, `${shapeKey}${sortCol} ${dir}${inText ? ` ${perPage}` : ''}`, () => {
+      const compiled = compileShape([filters, list] as const, ([f, v]) => {
+        const base = build(db, f);
+        const filtered = applySearch(applySyncFilters(base, spec, v), spec, v.pattern, v.candidate);
+        const ordered = filtered.orderBy(sql.ref(sortCol), dir).orderBy(sql.ref(spec.id), dir);
+        const pageQuery = pageOf(ordered, v.limit ?? perPage, v.offset, inText);
+        return [pageQuery, countQuery(db, base, filtered, spec)];
+      });
+      return compiled && { page: compiled[0] as ShapedStatement<O>, count: compiled[1] as ShapedStatement<{ n: number }> };
+    });
     if (!shape) return paginate(db, build(db, filters), params, spec);
     const rows = await runShaped(db, shape.page, leaves);
     const full = rows.length === 0 || rows.length === perPage;

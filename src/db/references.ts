@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { type Detail, ValidationError } from '../kernel/errors.ts';
 import type { DB } from './schema.ts';
+import { type Detail, ValidationError } from '../kernel/errors.ts';
 
 /** Tables a body may reference by integer id (D11). */
 export type RefTable = 'contacts' | 'properties' | (string & {});
@@ -36,8 +36,7 @@ export async function checkReferences(db: Kysely<DB>, workspaceId: number, refs:
     const rows = await db.selectFrom('users').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', wanted).execute();
     const found = new Set(rows.map((r) => r.user_id));
     for (const uuid of wanted) {
-      if (!found.has(uuid))
-        details.push({ path: Array.isArray(value) ? [field, value.indexOf(uuid)] : [field], message: `user ${uuid} is not a member of this workspace` });
+      if (!found.has(uuid)) details.push({ path: Array.isArray(value) ? [field, value.indexOf(uuid)] : [field], message: `user ${uuid} is not a member of this workspace` });
     }
   }
   if (details.length) throw new ValidationError(details);

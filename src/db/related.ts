@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
-import { type Static, Type } from 'typebox';
-import { Id, Nullable, UserRef as UserRefSchema } from '../kernel/schemas.ts';
-import { type Dialect, type JsonText, jsonBuild, jsonObjectFrom, parseJson } from './json-helpers.ts';
+import { Type, type Static } from 'typebox';
 import type { DB } from './schema.ts';
+import { type Dialect, jsonBuild, jsonObjectFrom, type JsonText, parseJson } from './json-helpers.ts';
+import { Id, Nullable, UserRef as UserRefSchema } from '../kernel/schemas.ts';
 
 // The compact related objects the expanded single GETs carry ("Get quote and
 // get job: expanded with related data"; invoice `contact` and `job`). Each is
@@ -34,9 +34,7 @@ export type ContactName = Static<typeof ContactName>;
  * item's `contact` ({id, first_name, last_name}, or null); without it an item has exactly
  * SPEC's fields.
  */
-export const ExpandContact = Type.Optional(
-  Type.Enum(['contact'], { description: "`contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null)" }),
-);
+export const ExpandContact = Type.Optional(Type.Enum(['contact'], { description: "`contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null)" }));
 /** A list item's optional client (present only with `expand=contact`). */
 export const ListContact = Type.Optional(Nullable(ContactName));
 /** A list row whose query selected `contactNameJson(...).as('contact')`, with that JSON parsed. */
@@ -131,7 +129,11 @@ function documentJson(
   const p = parentRefs(column);
   return jsonObjectFrom(
     dialect,
-    eb.selectFrom(table).select(['id', 'number', 'name', 'status']).where('workspace_id', '=', p.workspace).where('id', '=', p.ref),
+    eb
+      .selectFrom(table)
+      .select(['id', 'number', 'name', 'status'])
+      .where('workspace_id', '=', p.workspace)
+      .where('id', '=', p.ref),
   );
 }
 
@@ -176,10 +178,7 @@ interface RefTargets {
  * The references a write names, by the name its answer gives each: the kind of
  * record and the id the body gives (a uuid for users; undefined or null: none).
  */
-export type NamedRefs = Record<
-  string,
-  readonly ['contact' | 'property' | 'request' | 'quote', number | null | undefined] | readonly ['user', string | null | undefined]
->;
+export type NamedRefs = Record<string, readonly ['contact' | 'property' | 'request' | 'quote', number | null | undefined] | readonly ['user', string | null | undefined]>;
 export type LoadedRefs<N extends NamedRefs> = { [K in keyof N]: RefTargets[N[K][0]] | null };
 
 /**
@@ -242,3 +241,4 @@ export async function propertyRef(db: Db, workspaceId: number, id: number | null
   const { street, street_2, city, state, postal_code, country } = p;
   return { id: p.id, address: { street, street_2, city, state, postal_code, country }, property_type: p.property_type };
 }
+

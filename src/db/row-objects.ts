@@ -7,7 +7,5 @@
  * value, as the drivers' objects do.
  */
 export function rowObjects(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
-  return new Function('a', `return {${names.map((name, i) => `${JSON.stringify(name)}: a[${i}]`).join(', ')}};`) as (
-    values: readonly unknown[],
-  ) => Record<string, unknown>;
+  return new Function('a', `return {${names.map((name, i) => `${JSON.stringify(name)}: a[${i}]`).join(', ')}};`) as (values: readonly unknown[]) => Record<string, unknown>;
 }

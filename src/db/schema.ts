@@ -121,6 +121,7 @@ export interface OutboxTable {
   locked_by: string | null;
 }
 
+
 /** D13: the last number given per workspace and kind (requests, quotes, jobs). */
 export interface CountersTable {
   workspace_id: number;

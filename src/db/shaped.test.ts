@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RawBuilder, sql } from 'kysely';
 import { buildTestApp, type Client, client, seedWorkspace, type TestApp } from '../../test/helpers.ts';
-import { dialectOf } from './json-helpers.ts';
-import { type ListSpec, listOf, paginate, sortByName } from './list-query.ts';
+import { listOf, type ListSpec, paginate, sortByName } from './list-query.ts';
 import { pendingRefs } from './related.ts';
 import { shapedQuery } from './shaped.ts';
+import { dialectOf } from './json-helpers.ts';
 
 // F165: a list's statements are built and compiled once per shape, then run with new values.
 describe('lists compiled once per shape (F165)', () => {
@@ -49,36 +49,15 @@ describe('lists compiled once per shape (F165)', () => {
       return qb;
     });
     const cases: [F, Parameters<typeof paginate>[2]][] = [
-      [
-        { ws, type: 'lead' },
-        { per_page: 3, page: 2 },
-      ],
-      [
-        { ws, type: 'customer' },
-        { per_page: 3, page: 2 },
-      ], // same shape, other value
-      [
-        { ws, type: 'lead' },
-        { per_page: 3, page: 3 },
-      ], // same shape, other page
-      [
-        { ws, type: 'lead' },
-        { per_page: 2, page: 3 },
-      ], // another page size: its own shape (the size is in the text)
+      [{ ws, type: 'lead' }, { per_page: 3, page: 2 }],
+      [{ ws, type: 'customer' }, { per_page: 3, page: 2 }], // same shape, other value
+      [{ ws, type: 'lead' }, { per_page: 3, page: 3 }], // same shape, other page
+      [{ ws, type: 'lead' }, { per_page: 2, page: 3 }], // another page size: its own shape (the size is in the text)
       [{ ws }, { per_page: 5, page: 2 }], // the maintained count
       [{ ws }, { per_page: 5, page: 3 }],
-      [
-        { ws, last: ['Odd'] },
-        { per_page: 4, page: 2, sort_by: 'first_name', sort_direction: 'asc' },
-      ],
-      [
-        { ws, last: ['Even'] },
-        { per_page: 4, page: 1, sort_by: 'first_name', sort_direction: 'asc' },
-      ], // offset 0: its own shape
-      [
-        { ws, last: ['Odd', 'Even'] },
-        { per_page: 4, page: 2, sort_by: 'first_name', sort_direction: 'asc' },
-      ], // two values: another shape
+      [{ ws, last: ['Odd'] }, { per_page: 4, page: 2, sort_by: 'first_name', sort_direction: 'asc' }],
+      [{ ws, last: ['Even'] }, { per_page: 4, page: 1, sort_by: 'first_name', sort_direction: 'asc' }], // offset 0: its own shape
+      [{ ws, last: ['Odd', 'Even'] }, { per_page: 4, page: 2, sort_by: 'first_name', sort_direction: 'asc' }], // two values: another shape
       [{ ws }, { search: 'shape1', updated_since: '2000-01-01T00:00:00Z', per_page: 2, page: 2 }],
       [{ ws }, { search: 'shape', updated_since: '2001-01-01T00:00:00+02:00', per_page: 2, page: 3 }],
     ];
@@ -94,17 +73,7 @@ describe('lists compiled once per shape (F165)', () => {
     await t.db
       .transaction()
       .execute(async (trx) => {
-        await trx
-          .insertInto('contacts')
-          .values({
-            workspace_id: ws,
-            first_name: 'Inside',
-            last_name: 'Odd',
-            type: 'lead',
-            created_at: '2000-01-01T00:00:00.000Z',
-            updated_at: '2000-01-01T00:00:00.000Z',
-          })
-          .execute();
+        await trx.insertInto('contacts').values({ workspace_id: ws, first_name: 'Inside', last_name: 'Odd', type: 'lead', created_at: '2000-01-01T00:00:00.000Z', updated_at: '2000-01-01T00:00:00.000Z' }).execute();
         const got = await list(trx, { ws, last: ['Odd'] }, { per_page: 4, page: 3, sort_by: 'first_name', sort_direction: 'asc' });
         assert.deepEqual(got.rows, []);
         const first = await list(trx, { ws, last: ['Odd'] }, { per_page: 4, page: 1, sort_by: 'first_name', sort_direction: 'asc' });
@@ -119,28 +88,18 @@ describe('lists compiled once per shape (F165)', () => {
     let builds = 0;
     const list = listOf(spec, (db, f: { ws: number; first: string }) => {
       builds++;
-      return db
-        .selectFrom('contacts')
-        .select(['id', 'first_name'])
-        .where('workspace_id', '=', f.ws)
-        .where(sql<boolean>`upper(first_name) = ${f.first.toUpperCase()}`);
+      return db.selectFrom('contacts').select(['id', 'first_name']).where('workspace_id', '=', f.ws).where(sql<boolean>`upper(first_name) = ${f.first.toUpperCase()}`);
     });
     const a = await list(t.db, { ws, first: 'shape3' }, { page: 2, per_page: 1 });
     const b = await list(t.db, { ws, first: 'shape4' }, { page: 1, per_page: 1 });
     const c = await list(t.db, { ws, first: 'shape5' }, { page: 1, per_page: 1 });
     assert.deepEqual(a.rows, []);
-    assert.deepEqual(
-      b.rows.map((r) => r.first_name),
-      ['Shape4'],
-    );
-    assert.deepEqual(
-      c.rows.map((r) => r.first_name),
-      ['Shape5'],
-    );
+    assert.deepEqual(b.rows.map((r) => r.first_name), ['Shape4']);
+    assert.deepEqual(c.rows.map((r) => r.first_name), ['Shape5']);
     assert.ok(builds >= 3);
   });
 
-  test("a write's reference loader (pendingRefs) is built once per shape of the references named (F166)", async () => {
+  test('a write\'s reference loader (pendingRefs) is built once per shape of the references named (F166)', async () => {
     let builds = 0;
     type V = { ws: number; contact: number | null | undefined; owner: string | null | undefined };
     const refsOf = (v: V) => pendingRefs(v.ws, { contact: ['contact', v.contact], owner: ['user', v.owner] });
@@ -166,7 +125,7 @@ describe('lists compiled once per shape (F165)', () => {
     assert.equal(builds, 2);
   });
 
-  test("a value with no shape of its own (an sql`` expression) is built at every run, never answered by another expression's statement", async () => {
+  test('a value with no shape of its own (an sql`` expression) is built at every run, never answered by another expression\'s statement', async () => {
     let builds = 0;
     const load = shapedQuery((db, v: { ws: number; pick: RawBuilder<string> }) => {
       builds++;

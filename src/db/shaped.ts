@@ -179,8 +179,7 @@ export function shapedQuery<V extends object, O>(build: (db: Kysely<DB>, values:
   return async (db: Kysely<DB>, values: V): Promise<O[]> => {
     const leaves: unknown[] = [];
     const key = shapeOf([values as Values], leaves);
-    const statement =
-      key === undefined ? null : shapes.get(db, key, () => compileShape([values] as const, ([v]) => [build(db, v)])?.[0] as ShapedStatement<O> | undefined);
+    const statement = key === undefined ? null : shapes.get(db, key, () => compileShape([values] as const, ([v]) => [build(db, v)])?.[0] as ShapedStatement<O> | undefined);
     if (!statement) return (await db.executeQuery<O>(build(db, values).compile())).rows;
     return runShaped(db, statement, leaves);
   };

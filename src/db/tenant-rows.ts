@@ -48,7 +48,12 @@ export function tenantRows<T extends TenantTable>(table: T): TenantRows<T> {
       return Number((await inserts[table](db, values)).id);
     },
     async update(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<DB[T]>) {
-      const r = await db.updateTable(one).set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .updateTable(one)
+        .set(values)
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     // E13: the deletions entry is written with the delete, in the caller's transaction.

@@ -1,6 +1,6 @@
 import { formatMoney, formatQuantity } from './format.ts';
-import { computeTotals, type LineItem, lineTotalCents, type PricingTerms, type Unit } from './line-items.ts';
 import { totalCents } from './money.ts';
+import { computeTotals, type LineItem, type PricingTerms, lineTotalCents, type Unit } from './line-items.ts';
 
 // A quote or invoice as its customer reads it, formatted once for every place
 // that shows one (the E10 emails, the E9 PDFs): each line item's quantity, unit
@@ -54,11 +54,6 @@ export function documentView(doc: PricedDocument, currency: string, display: 'sy
     tax: t.tax ? money(t.tax) : '',
     // The stored total: D7 keeps a total the client set.
     total: fmt(doc.total),
-    deposit:
-      doc.deposit > 0
-        ? doc.deposit_unit === '%'
-          ? `${formatQuantity(doc.deposit)}% (${money(Math.round((totalCents(doc.total) * doc.deposit) / 100))})`
-          : fmt(doc.deposit)
-        : '',
+    deposit: doc.deposit > 0 ? (doc.deposit_unit === '%' ? `${formatQuantity(doc.deposit)}% (${money(Math.round((totalCents(doc.total) * doc.deposit) / 100))})` : fmt(doc.deposit)) : '',
   };
 }

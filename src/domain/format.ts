@@ -77,13 +77,7 @@ export const workspaceCurrency = (w: { currency: string | null; country: string 
  * pages (the address's own lines, then phone, email, website, tax number); empty
  * fields are left out.
  */
-export function businessLines(w: {
-  address?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  website?: string | null;
-  tax_number?: string | null;
-}): string[] {
+export function businessLines(w: { address?: string | null; phone?: string | null; email?: string | null; website?: string | null; tax_number?: string | null }): string[] {
   const address = (w.address ?? '')
     .split(/\r?\n/)
     .map((l) => l.trim())

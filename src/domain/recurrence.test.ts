@@ -68,10 +68,7 @@ describe('describeRule', () => {
     assert.equal(describeRule(rule('FREQ=MONTHLY;BYMONTHDAY=1,15'), '2026-01-06'), 'Monthly on the 1st and 15th');
     assert.equal(describeRule(rule('FREQ=MONTHLY'), '2026-01-31'), 'Monthly on the 31st');
     assert.equal(describeRule(rule('FREQ=MONTHLY;BYDAY=1MO'), '2026-01-06'), 'Monthly on the first Monday');
-    assert.equal(
-      describeRule(rule('FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1'), '2026-01-06'),
-      'Monthly on the last of Monday, Tuesday, Wednesday, Thursday and Friday',
-    );
+    assert.equal(describeRule(rule('FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1'), '2026-01-06'), 'Monthly on the last of Monday, Tuesday, Wednesday, Thursday and Friday');
     assert.equal(describeRule(rule('FREQ=YEARLY'), '2026-03-15'), 'Yearly on March 15');
     assert.equal(describeRule(rule('FREQ=YEARLY;BYMONTH=6;BYMONTHDAY=1;COUNT=1'), '2026-03-15'), 'Yearly on the 1st of June, once');
   });
@@ -142,10 +139,7 @@ describe('expandRule', () => {
         [`09:00:00${before}`, `09:00:00${after}`, `09:00:00${after}`],
       );
       const weekly = expandRule(r, startsOn, startsOn, '2026-12-31', { timeZone: zone }).dates.slice(0, 3);
-      assert.deepEqual(
-        weekly,
-        instants.map((s) => s.slice(0, 10)),
-      );
+      assert.deepEqual(weekly, instants.map((s) => s.slice(0, 10)));
     });
     test(`DST in ${zone} from ${startsOn}: daily dates have no gap or repeat`, () => {
       const days = expandRule(rule('FREQ=DAILY'), startsOn, startsOn, '2026-12-31', { timeZone: zone, limit: 14 }).dates;

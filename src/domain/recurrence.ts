@@ -75,10 +75,7 @@ export function parseRule(input: string): Parsed {
 }
 
 function parse(input: string): Rule {
-  const text = input
-    .trim()
-    .replace(/^RRULE:/i, '')
-    .toUpperCase();
+  const text = input.trim().replace(/^RRULE:/i, '').toUpperCase();
   if (!text) fail('the rule is empty (e.g. FREQ=WEEKLY;BYDAY=TU)');
   const values = new Map<Part, string>();
   for (const pair of text.split(';')) {
@@ -283,29 +280,15 @@ export const addDays = (date: string, days: number): string => plain(date).add({
 
 const DAY_NAMES: Record<Weekday, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const UNITS: Record<Frequency, [string, string]> = {
-  DAILY: ['Daily', 'days'],
-  WEEKLY: ['Weekly', 'weeks'],
-  MONTHLY: ['Monthly', 'months'],
-  YEARLY: ['Yearly', 'years'],
-};
-const ORDINAL_WORDS: Record<number, string> = {
-  1: 'first',
-  2: 'second',
-  3: 'third',
-  4: 'fourth',
-  5: 'fifth',
-  [-1]: 'last',
-  [-2]: 'second to last',
-  [-3]: 'third to last',
-};
+const UNITS: Record<Frequency, [string, string]> = { DAILY: ['Daily', 'days'], WEEKLY: ['Weekly', 'weeks'], MONTHLY: ['Monthly', 'months'], YEARLY: ['Yearly', 'years'] };
+const ORDINAL_WORDS: Record<number, string> = { 1: 'first', 2: 'second', 3: 'third', 4: 'fourth', 5: 'fifth', [-1]: 'last', [-2]: 'second to last', [-3]: 'third to last' };
 
 /** "Monday", "Monday and Thursday", "Monday, Wednesday and Friday". */
 const andList = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 const ordinalWord = (n: number) => ORDINAL_WORDS[n] ?? (n > 0 ? `${nth(n)}` : `${nth(-n)} to last`);
 function nth(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
   return `${n}${suffix}`;
 }
 const monthDay = (n: number) => (n === -1 ? 'last day' : nth(n));

@@ -11,3 +11,4 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** A write moved the record into `target` (D14, D16: effects fire on entering, not on staying). */
 export const enters = (before: string | null, after: string, target: string): boolean => after === target && before !== target;
+

@@ -91,3 +91,4 @@ export function computeTotals(items: readonly TotalsItem[], terms: PricingTerms)
   }
   return { subtotal: Number(subtotal), discount: Number(discount), tax: Number(tax), total: Number(total) };
 }
+

@@ -28,8 +28,7 @@ export function weekOf(date: string, weekStart: WeekStart = 'monday'): { start_d
   const start = ms - back * DAY_MS;
   const week = { start_date: formatDay(start), end_date: formatDay(start + 6 * DAY_MS) };
   // Dates are years 0000 to 9999 (text that sorts as it reads): a week reaching past them has no timesheet.
-  if (!isCalendarDate(week.start_date) || !isCalendarDate(week.end_date))
-    throw invalidField(['start_date'], 'must fall in a week within the years 0000 to 9999');
+  if (!isCalendarDate(week.start_date) || !isCalendarDate(week.end_date)) throw invalidField(['start_date'], 'must fall in a week within the years 0000 to 9999');
   return week;
 }
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
+import { hasScope } from '../domain/scopes.ts';
 import { findKeyByHash, KEY_CHANGES_CHANNEL, touchKey } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { fromJson } from '../db/json.ts';
 import { type Listener, listen } from '../db/listen.ts';
 import type { DB } from '../db/schema.ts';
-import { hasScope } from '../domain/scopes.ts';
 import { AppError } from '../kernel/errors.ts';
 import { hashToken } from '../kernel/tokens.ts';
 
@@ -95,12 +95,7 @@ export class KeyAuthenticator {
         if (hash) authenticator.dropKey(hash);
         else authenticator.cache.clear();
       };
-      authenticator.listener = listen(
-        database.url,
-        KEY_CHANGES_CHANNEL,
-        (hash) => forget(hash),
-        () => forget(),
-      );
+      authenticator.listener = listen(database.url, KEY_CHANGES_CHANNEL, (hash) => forget(hash), () => forget());
       authenticator.ttlMs = NOTIFIED_TTL_MS;
     }
     return authenticator;
@@ -174,8 +169,8 @@ export class KeyAuthenticator {
   private touch(keyId: number, t: number): void {
     if (t - (this.lastWritten.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastWritten.set(keyId, t);
-    touchKey(this.db, keyId, new Date(t).toISOString(), new Date(t - LAST_USED_EVERY_MS).toISOString()).catch(
-      () => this.lastWritten.delete(keyId), // try again on the next request
+    touchKey(this.db, keyId, new Date(t).toISOString(), new Date(t - LAST_USED_EVERY_MS).toISOString()).catch(() =>
+      this.lastWritten.delete(keyId), // try again on the next request
     );
   }
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../config.ts';
+import type { RouteScope } from './context.ts';
 import { AppError } from '../kernel/errors.ts';
 import { type AuthContext, type KeyAuthenticator, requireScope } from './auth.ts';
-import type { RouteScope } from './context.ts';
 import { type Count, rateLimiter } from './rate-limit.ts';
 import { type SessionAuthenticator, sessionToken } from './sessions.ts';
 

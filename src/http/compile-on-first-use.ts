@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
 
 // A route's validators and serializer are compiled when the route first needs them, not
 // when it is registered (F180): the API has hundreds of schemas, a process serves a few of

@@ -3,8 +3,8 @@ import type { Config } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import type { AuthContext, KeyAuthenticator } from './auth.ts';
-import type { ValidationStyle } from './error-handler.ts';
 import type { SessionAuthenticator } from './sessions.ts';
+import type { ValidationStyle } from './error-handler.ts';
 
 /** What every module's routes and services are given. */
 export interface AppContext {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
-import type { PageResult } from '../db/list-query.ts';
-import { Deleted, IdParams, Ok, Page } from '../kernel/schemas.ts';
 import type { AuthContext } from './auth.ts';
 import type { ValidationStyle } from './error-handler.ts';
+import type { PageResult } from '../db/list-query.ts';
+import { Deleted, IdParams, Ok, Page } from '../kernel/schemas.ts';
 
 /** Every delete's answer (SPEC); also the route's `config.envelope`, so E11 stores the same bytes. */
 export const deletedEnvelope = () => ({ success: true as const, data: { deleted: true as const } });
@@ -57,56 +57,26 @@ export function crudRoutes<TQ extends TSchema, TC extends TSchema, TU extends TS
   const { service } = o;
   const meta = o.schemas.meta;
   const written = meta ? Type.Object({ success: Type.Literal(true), data: o.schemas.detail, meta }) : Ok(o.schemas.detail);
-  const answer = (out: Static<TD> | WithMeta<Static<TD>, Static<TM>>) =>
-    meta ? { success: true, ...(out as WithMeta<Static<TD>, Static<TM>>) } : { success: true, data: out };
+  const answer = (out: Static<TD> | WithMeta<Static<TD>, Static<TM>>) => (meta ? { success: true, ...(out as WithMeta<Static<TD>, Static<TM>>) } : { success: true, data: out });
   // E11 stores the write's answer in its transaction: with `meta` the envelope is the service's `{data, meta}`.
   const writeConfig = meta ? { ...write, envelope: (out: unknown) => answer(out as WithMeta<Static<TD>, Static<TM>>) } : write;
 
-  app.get(
-    o.path,
-    {
-      config: read,
-      schema: { tags, summary: `List ${o.path.slice(1).replace(/-/g, ' ')}`, querystring: o.schemas.query, response: { 200: Page(o.schemas.item) } },
-    },
-    async (req) => {
-      const { rows, pagination } = await service.list(req.auth, req.query as Static<TQ>);
-      return { success: true, data: rows, pagination };
-    },
-  );
-  app.post(
-    o.path,
-    { config: writeConfig, schema: { tags, summary: `Create a ${o.resource.toLowerCase()}`, body: o.schemas.create, response: { 201: written } } },
-    async (req, reply) => {
-      const out = await service.create(req.auth, req.body as Static<TC>);
-      return reply.code(201).send(answer(out)); // D3
-    },
-  );
-  app.get<{ Params: IdParams }>(
-    `${o.path}/:id`,
-    { config: read, schema: { tags, summary: `Get a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Ok(o.schemas.detail) } } },
-    async (req) => {
-      return { success: true, data: await service.get(req.auth, req.params.id) };
-    },
-  );
-  app.put<{ Params: IdParams }>(
-    `${o.path}/:id`,
-    {
-      config: writeConfig,
-      schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: written } },
-    },
-    async (req) => {
-      return answer(await service.update(req.auth, req.params.id, req.body as Static<TU>));
-    },
-  );
-  app.delete<{ Params: IdParams }>(
-    `${o.path}/:id`,
-    {
-      config: { ...write, envelope: deletedEnvelope },
-      schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } },
-    },
-    async (req) => {
-      await service.remove(req.auth, req.params.id);
-      return deletedEnvelope();
-    },
-  );
+  app.get(o.path, { config: read, schema: { tags, summary: `List ${o.path.slice(1).replace(/-/g, ' ')}`, querystring: o.schemas.query, response: { 200: Page(o.schemas.item) } } }, async (req) => {
+    const { rows, pagination } = await service.list(req.auth, req.query as Static<TQ>);
+    return { success: true, data: rows, pagination };
+  });
+  app.post(o.path, { config: writeConfig, schema: { tags, summary: `Create a ${o.resource.toLowerCase()}`, body: o.schemas.create, response: { 201: written } } }, async (req, reply) => {
+    const out = await service.create(req.auth, req.body as Static<TC>);
+    return reply.code(201).send(answer(out)); // D3
+  });
+  app.get<{ Params: IdParams }>(`${o.path}/:id`, { config: read, schema: { tags, summary: `Get a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Ok(o.schemas.detail) } } }, async (req) => {
+    return { success: true, data: await service.get(req.auth, req.params.id) };
+  });
+  app.put<{ Params: IdParams }>(`${o.path}/:id`, { config: writeConfig, schema: { tags, summary: `Update a ${o.resource.toLowerCase()}`, params: IdParams, body: o.schemas.update, response: { 200: written } } }, async (req) => {
+    return answer(await service.update(req.auth, req.params.id, req.body as Static<TU>));
+  });
+  app.delete<{ Params: IdParams }>(`${o.path}/:id`, { config: { ...write, envelope: deletedEnvelope }, schema: { tags, summary: `Delete a ${o.resource.toLowerCase()}`, params: IdParams, response: { 200: Deleted } } }, async (req) => {
+    await service.remove(req.auth, req.params.id);
+    return deletedEnvelope();
+  });
 }

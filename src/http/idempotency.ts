@@ -86,11 +86,7 @@ export async function claimIdempotencyKey(
   const write = new IdempotentRequest(db, request, reply, { workspaceId: auth.workspaceId, keyId: auth.keyId, key });
   const replay = await write.claim(ttlMs);
   if (replay) {
-    reply
-      .code(replay.status ?? 200)
-      .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .send(replay.response);
+    reply.code(replay.status ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.response);
     return true;
   }
   // A copy: the authenticator caches and shares the key's context between requests.
@@ -123,11 +119,7 @@ class IdempotentRequest implements IdempotentWrite {
   /** Claims the key; answers the record to replay, or throws 422/409. */
   async claim(ttlMs: number): Promise<IdempotencyRecord | null> {
     const { request } = this;
-    const bodyHash = /^multipart\//i.test(request.headers['content-type'] ?? '')
-      ? MULTIPART
-      : createHash('sha256')
-          .update(request.rawBody ?? '')
-          .digest('hex');
+    const bodyHash = /^multipart\//i.test(request.headers['content-type'] ?? '') ? MULTIPART : createHash('sha256').update(request.rawBody ?? '').digest('hex');
     for (let attempt = 0; attempt < 5; attempt++) {
       const t = Date.now();
       const claim: Claim = {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { queueStats } from '../outbox/stats.ts';
 import type { AppContext } from './context.ts';
 
@@ -34,18 +34,8 @@ export function registerMetrics(app: FastifyInstance, ctx: Pick<AppContext, 'db'
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const deliveries = new Gauge({
-    name: 'fieldwork_webhook_deliveries',
-    help: 'Webhook deliveries held, by status',
-    labelNames: ['status'],
-    registers: [registry],
-  });
-  const messages = new Gauge({
-    name: 'fieldwork_messages',
-    help: 'Customer messages held, by channel and status',
-    labelNames: ['channel', 'status'],
-    registers: [registry],
-  });
+  const deliveries = new Gauge({ name: 'fieldwork_webhook_deliveries', help: 'Webhook deliveries held, by status', labelNames: ['status'], registers: [registry] });
+  const messages = new Gauge({ name: 'fieldwork_messages', help: 'Customer messages held, by channel and status', labelNames: ['channel', 'status'], registers: [registry] });
   const due = new Gauge({ name: 'fieldwork_queue_due', help: 'Rows due now and not yet done, per queue', labelNames: ['queue'], registers: [registry] });
   const databaseUp = new Gauge({ name: 'fieldwork_database_up', help: '1 when the last scrape could read the database', registers: [registry] });
 

@@ -1,8 +1,8 @@
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { type DomainEvent, EVENTS } from '../outbox/emit.ts';
-import { SESSION_ONLY_SCOPES } from './auth.ts';
+import { EVENTS, type DomainEvent } from '../outbox/emit.ts';
 import type { RouteScope } from './context.ts';
+import { SESSION_ONLY_SCOPES } from './auth.ts';
 
 // E16: the OpenAPI document tells all, from one place. Every route registered
 // after describeApi() gets, in its schema, an operationId derived from its
@@ -24,11 +24,7 @@ interface OperationInfo {
   statuses: number[];
 }
 
-const pascal = (words: string[]) =>
-  words
-    .flatMap((w) => w.split(/[-_]/))
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('');
+const pascal = (words: string[]) => words.flatMap((w) => w.split(/[-_]/)).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 const camel = (words: string[]) => {
   const p = pascal(words);
   return p.charAt(0).toLowerCase() + p.slice(1);
@@ -38,16 +34,7 @@ const isParam = (segment: string) => segment.startsWith(':') || segment.includes
 
 /** Services that throw conflict() (409): not derivable from a route's shape. */
 // Operations whose service answers 409 (E3/E4 payments and locks included).
-const CONFLICTS = new Set([
-  'deleteContact',
-  'createContactProperty',
-  'updateContactProperty',
-  'createInvoicePayment',
-  'deleteInvoicePayment',
-  'updateInvoice',
-  'deleteInvoice',
-  'updateInvoiceStatus',
-]);
+const CONFLICTS = new Set(['deleteContact', 'createContactProperty', 'updateContactProperty', 'createInvoicePayment', 'deleteInvoicePayment', 'updateInvoice', 'deleteInvoice', 'updateInvoiceStatus']);
 
 /**
  * `listContacts`, `getContact`, `createContact`, `updateContact`, `deleteContact`,
@@ -55,10 +42,7 @@ const CONFLICTS = new Set([
  * method, the nouns from the static segments (singular when an id follows).
  */
 export function deriveOperation(method: string, url: string): { operationId: string; resource: string } {
-  const segments = url
-    .replace(/^\/api(\/v1)?(?=\/)/, '')
-    .split('/')
-    .filter(Boolean);
+  const segments = url.replace(/^\/api(\/v1)?(?=\/)/, '').split('/').filter(Boolean);
   const onItem = segments.length > 0 && isParam(segments[segments.length - 1]);
   const statics = segments.filter((s, i) => !isParam(s) && i < segments.length);
   const words = segments.flatMap((s, i) => (isParam(s) ? [] : [isParam(segments[i + 1] ?? '') ? singular(s) : s]));
@@ -125,17 +109,12 @@ function scopeLine(scope: RouteScope | undefined, access: 'read' | 'write', pare
     return `Scope: the parent's module decides, \`<module>:${access}\` of the record's parent${which}, checked per parent.`;
   }
   // A1, A5: no key can hold these; the sessions of owners and admins do.
-  if (typeof scope === 'string' && (SESSION_ONLY_SCOPES as readonly string[]).includes(scope))
-    return `Scope: \`${scope}\`: signed-in owners and admins only (session cookie); an API key gets 403.`;
+  if (typeof scope === 'string' && (SESSION_ONLY_SCOPES as readonly string[]).includes(scope)) return `Scope: \`${scope}\`: signed-in owners and admins only (session cookie); an API key gets 403.`;
   return `Scope: \`${scope}\`.`;
 }
 
 const tagOf = (url: string) => {
-  const first =
-    url
-      .replace(/^\/api(\/v1)?(?=\/)/, '')
-      .split('/')
-      .find((s) => s && !isParam(s)) ?? 'root';
+  const first = url.replace(/^\/api(\/v1)?(?=\/)/, '').split('/').find((s) => s && !isParam(s)) ?? 'root';
   const name = singular(first).replace(/-/g, ' ');
   return name.charAt(0).toUpperCase() + name.slice(1);
 };
@@ -166,13 +145,9 @@ export function describeApi(app: FastifyInstance): { transformObject: SwaggerTra
     const config = (route.config ?? {}) as { scope?: RouteScope; parentScopes?: readonly string[] };
     const access = method === 'GET' ? 'read' : 'write';
     // A scope the service checks per parent (uploads, comments): every one it may ask for.
-    const scopes =
-      config.scope === null ? config.parentScopes?.map((prefix) => `${prefix}:${access}`) : typeof config.scope === 'string' ? [config.scope] : config.scope;
+    const scopes = config.scope === null ? config.parentScopes?.map((prefix) => `${prefix}:${access}`) : typeof config.scope === 'string' ? [config.scope] : config.scope;
     // A route that needs no scope at all says so itself (GET /me: any key or session).
-    const line =
-      typeof schema.description === 'string' && schema.description.includes('Scope: none')
-        ? null
-        : scopeLine(config.scope, access, config.scope === null ? scopes : undefined);
+    const line = typeof schema.description === 'string' && schema.description.includes('Scope: none') ? null : scopeLine(config.scope, access, config.scope === null ? scopes : undefined);
     // E16: every operation names its scopes; a route outside the key's header check (the
     // embedded form's key travels in the body) declares its own, and needing none is `[]` (F240).
     const xScopes: Json = { 'x-scopes': Array.isArray(schema['x-scopes']) ? schema['x-scopes'] : scopes ? [...scopes] : [] };
@@ -274,11 +249,9 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
     const responses = isObj(op.responses) ? op.responses : {};
     for (const [status, response] of Object.entries(responses)) {
       if (isObj(response) && response.description === 'Default Response') response.description = status === '201' ? 'Created' : 'OK';
-      if (isObj(response) && limited.has(op) && !('$ref' in response))
-        response.headers = { ...rateLimitHeaders(), ...(isObj(response.headers) ? response.headers : {}) };
+      if (isObj(response) && limited.has(op) && !('$ref' in response)) response.headers = { ...rateLimitHeaders(), ...(isObj(response.headers) ? response.headers : {}) };
       // E19: a write's answer may name the body fields it ignored.
-      if (body && isObj(response) && status.startsWith('2'))
-        response.headers = { ...(isObj(response.headers) ? response.headers : {}), 'Fieldwork-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' } };
+      if (body && isObj(response) && status.startsWith('2')) response.headers = { ...(isObj(response.headers) ? response.headers : {}), 'Fieldwork-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' } };
       const found = jsonSchemaAt(response);
       if (!found || !status.startsWith('2')) continue;
       const props = isObj(found.schema.properties) ? found.schema.properties : null;
@@ -286,8 +259,7 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
       if (props.pagination) props.pagination = hoist(props.pagination, 'Pagination');
       const data = props.data;
       if (isObj(data) && data.type === 'array') data.items = hoist(data.items, `${info.resource}ListItem`);
-      else if (isObj(data))
-        props.data = hoist(data, info.operationId.startsWith('get') ? info.resource : info.operationId.startsWith('delete') ? 'Deleted' : `${Id}Result`);
+      else if (isObj(data)) props.data = hoist(data, info.operationId.startsWith('get') ? info.resource : info.operationId.startsWith('delete') ? 'Deleted' : `${Id}Result`);
       if (status.startsWith('2') && !dataRefs.has(info.operationId)) dataRefs.set(info.operationId, props.data);
     }
     for (const status of info.statuses) responses[String(status)] ??= { $ref: `#/components/responses/${RESPONSES[status][0]}` };
@@ -313,17 +285,10 @@ function completeDocument(doc: Json, operations: Map<string, OperationInfo>): Js
       tagScopes.set(tag, scopes);
     }
   }
-  const tags = [...tagScopes]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, scopes]) => ({
-      name,
-      description: scopes.size
-        ? `Scopes: ${[...scopes]
-            .sort()
-            .map((x) => `\`${x}\``)
-            .join(', ')}.`
-        : "Scopes: the parent resource's, or the route's own key (see each operation).",
-    }));
+  const tags = [...tagScopes].sort(([a], [b]) => a.localeCompare(b)).map(([name, scopes]) => ({
+    name,
+    description: scopes.size ? `Scopes: ${[...scopes].sort().map((x) => `\`${x}\``).join(', ')}.` : "Scopes: the parent resource's, or the route's own key (see each operation).",
+  }));
   return {
     ...doc,
     tags: [...tags, { name: 'Webhook event', description: 'Deliveries POSTed to subscribed URLs (docs/webhooks.md)' }],
@@ -342,8 +307,7 @@ function jsonSchemaAt(holder: unknown): { holder: Json; schema: Json } | null {
 
 /** E19: present only when the body had fields the operation does not take. */
 const IGNORED_FIELDS_HEADER: Json = {
-  description:
-    'The body fields this write ignored (unknown or read-only), as comma-separated dotted paths, e.g. `emial, address.zip_cod`; absent when none was',
+  description: 'The body fields this write ignored (unknown or read-only), as comma-separated dotted paths, e.g. `emial, address.zip_cod`; absent when none was',
   schema: { type: 'string' },
 };
 
@@ -363,20 +327,8 @@ const WEBHOOK_HEADERS: Json = {
     schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
   ServiceEvent: { name: 'X-Service-Event', in: 'header', required: true, description: 'The event name', schema: { type: 'string' } },
-  ServiceDelivery: {
-    name: 'X-Service-Delivery',
-    in: 'header',
-    required: true,
-    description: '`meta.webhook_id`: the same on every attempt',
-    schema: { type: 'string', format: 'uuid' },
-  },
-  ServiceTimestamp: {
-    name: 'X-Service-Timestamp',
-    in: 'header',
-    required: true,
-    description: 'Unix seconds when this attempt was sent',
-    schema: { type: 'string' },
-  },
+  ServiceDelivery: { name: 'X-Service-Delivery', in: 'header', required: true, description: '`meta.webhook_id`: the same on every attempt', schema: { type: 'string', format: 'uuid' } },
+  ServiceTimestamp: { name: 'X-Service-Timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was sent', schema: { type: 'string' } },
 };
 
 /** `data: {id}` of the E14 `*_deleted` events. */
@@ -460,8 +412,7 @@ function webhookDocs(schemas: Json, dataRefs: Map<string, unknown>, ref: (name: 
       post: {
         operationId: camel([event, 'webhook']),
         summary: `The \`${event}\` delivery`,
-        description:
-          'POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).',
+        description: 'POSTed to every URL subscribed to this event; retried 5 minutes, 30 minutes, 2 hours and 24 hours later until answered 2xx (docs/webhooks.md).',
         tags: ['Webhook event'],
         security: [],
         parameters: Object.keys(WEBHOOK_HEADERS).map((p) => ({ $ref: `#/components/parameters/${p}` })),

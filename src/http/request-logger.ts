@@ -62,5 +62,4 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   }
 }
 
-export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  new LazyRequestLogger(logger, bindings, options);
+export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options);

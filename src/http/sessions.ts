@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
 import { deleteSession, findSessionByHash, type SessionRow, touchSession } from '../db/sessions.ts';
+import type { DB } from '../db/schema.ts';
 import { AppError } from '../kernel/errors.ts';
 import { hashToken } from '../kernel/tokens.ts';
 import type { AuthContext } from './auth.ts';
@@ -97,10 +97,7 @@ function sameToken(given: string | string[] | undefined, expected: string): bool
 }
 
 /** The AuthContext of a session: its member acts, with the scopes of the member's role. */
-export function sessionContext(
-  row: Pick<SessionRow, 'id' | 'account_id' | 'email' | 'member_id' | 'workspace_id' | 'user_id' | 'role'>,
-  csrfToken: string,
-): AuthContext {
+export function sessionContext(row: Pick<SessionRow, 'id' | 'account_id' | 'email' | 'member_id' | 'workspace_id' | 'user_id' | 'role'>, csrfToken: string): AuthContext {
   return {
     keyId: -row.account_id,
     keyHash: hashToken(`person:${row.email}`),

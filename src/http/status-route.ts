@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { IdParams, Ok } from '../kernel/schemas.ts';
 import type { AuthContext } from './auth.ts';
+import { IdParams, Ok } from '../kernel/schemas.ts';
 
 export interface StatusRouteOptions<TB extends TSchema, TR extends TSchema> {
   /** e.g. `/quotes` */

@@ -143,14 +143,16 @@ export function routablePath(url: string): string {
     decodeURI(path);
     return url;
   } catch {
-    const fixed = path.replace(/%(?![0-9a-fA-F]{2})/g, '%25').replace(ESCAPES, (run) => {
-      try {
-        decodeURIComponent(run);
-        return run;
-      } catch {
-        return '%00';
-      }
-    });
+    const fixed = path
+      .replace(/%(?![0-9a-fA-F]{2})/g, '%25')
+      .replace(ESCAPES, (run) => {
+        try {
+          decodeURIComponent(run);
+          return run;
+        } catch {
+          return '%00';
+        }
+      });
     return q < 0 ? fixed : fixed + url.slice(q);
   }
 }

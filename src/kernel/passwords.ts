@@ -1,4 +1,4 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 
 // A1 passwords: scrypt from node:crypto (memory-hard, no native build step),
 // stored as `scrypt$N$r$p$<salt>$<hash>` so the cost can be raised later

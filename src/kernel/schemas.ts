@@ -67,7 +67,8 @@ export const IdParams = Type.Object({ id: Id });
 
 export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
 export const Pagination = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer() });
-export const Page = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
 export const Deleted = Ok(Type.Object({ deleted: Type.Literal(true) }));
 
 export const UserRef = Type.Object({ id: Uuid, first_name: Nullable(Type.String()), last_name: Nullable(Type.String()) });

@@ -19,9 +19,5 @@ export function startThread(script: URL, youngGenerationMb: number, options: Omi
   const resourceLimits = { maxYoungGenerationSizeMb: youngGenerationMb, ...options.resourceLimits };
   if (!script.pathname.endsWith('.ts')) return new Worker(script, { ...options, resourceLimits });
   const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${loader}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`, {
-    ...options,
-    eval: true,
-    resourceLimits,
-  });
+  return new Worker(`import(${loader}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`, { ...options, eval: true, resourceLimits });
 }

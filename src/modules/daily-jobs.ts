@@ -1,8 +1,8 @@
 import type { DailyJob } from '../outbox/worker.ts';
 import { runDocumentReminders, runVisitReminders } from './automations/reminders.ts';
-import { runRecurringDaily } from './jobs/recurring-daily.ts';
 import { runDocumentsDaily } from './lifecycle/daily-run.ts';
 import { runAppointmentsSoon } from './notifications-internal/appointments-soon.ts';
+import { runRecurringDaily } from './jobs/recurring-daily.ts';
 
 /**
  * The jobs the worker runs at each pass (every minute); main.ts and `fieldwork worker` hand them over.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { buildTestApp, seedWorkspace, type TestApp } from '../../test/helpers.ts';
-import { type ClaimSpec, claim, release } from './claim.ts';
+import { claim, type ClaimSpec, release } from './claim.ts';
 import { emit } from './emit.ts';
 
 // The one claim mechanism (claim.ts): leases, expiry, release, and on
@@ -45,11 +45,7 @@ describe('claim', () => {
     assert.deepEqual(await claim(t.db, t.database.dialect, spec('live', 5)), ids.slice(5, 10), 'held rows are skipped');
     // The dead holder's lease runs out. Set, not waited for: a 30 ms lease that the next
     // claim had to find still held failed a CI run whose machine stalled longer than that.
-    await t.db
-      .updateTable('outbox')
-      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-      .where('locked_by', '=', 'dead')
-      .execute();
+    await t.db.updateTable('outbox').set({ locked_until: new Date(Date.now() - 1000).toISOString() }).where('locked_by', '=', 'dead').execute();
     assert.deepEqual(await claim(t.db, t.database.dialect, spec('heir', 5)), ids.slice(0, 5), "the dead holder's rows come back");
     await release(t.db, 'outbox', 'dead', dead); // no longer the holder: nothing happens
     assert.deepEqual(await claim(t.db, t.database.dialect, spec('x', 5)), ids.slice(10, 15));

@@ -22,12 +22,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export async function fanOut(db: Kysely<DB>, owner: string, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
   return db.transaction().execute(async (trx) => {
-    const events = await trx
-      .selectFrom('outbox')
-      .select(['id', 'workspace_id', 'event'])
-      .where('id', 'in', inList(ids))
-      .where('locked_by', '=', owner)
-      .execute();
+    const events = await trx.selectFrom('outbox').select(['id', 'workspace_id', 'event']).where('id', 'in', inList(ids)).where('locked_by', '=', owner).execute();
     if (!events.length) return 0;
     const workspaces = [...new Set(events.map((e) => e.workspace_id))];
     const subscriptions = await trx
@@ -69,7 +64,11 @@ export async function fanOut(db: Kysely<DB>, owner: string, ids: number[]): Prom
     await trx
       .updateTable('outbox')
       .set({ processed_at: at, locked_until: null, locked_by: null })
-      .where('id', 'in', inList(events.map((e) => e.id)))
+      .where(
+        'id',
+        'in',
+        inList(events.map((e) => e.id)),
+      )
       .where('locked_by', '=', owner)
       .execute();
     return rows.length;
@@ -230,7 +229,11 @@ const deliveryList = listOf(deliverySpec, (db, f: { ws: number; subscription_id?
 });
 
 /** GET /api/v1/webhook-deliveries: the same log as a page (D1 order, E12 filters). */
-export function listDeliveryPage(db: Kysely<DB>, workspaceId: number, q: ListParams & { subscription_id?: number; status?: DeliveryStatus; event?: string }) {
+export function listDeliveryPage(
+  db: Kysely<DB>,
+  workspaceId: number,
+  q: ListParams & { subscription_id?: number; status?: DeliveryStatus; event?: string },
+) {
   return deliveryList(db, { ws: workspaceId, subscription_id: q.subscription_id, status: q.status, event: q.event }, q);
 }
 

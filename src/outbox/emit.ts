@@ -60,6 +60,7 @@ export async function emit(
   await emitAll(trx, workspaceId, [{ event, resource, data, linkPath }]);
 }
 
+
 /**
  * `emit` for the several events of one write (e.g. an accepted quote's
  * `new_job` and `quote_accepted`) in one INSERT, or for a set-based write's many
@@ -89,16 +90,6 @@ const SHAPED_ROWS = 8;
 const insertOutboxRows = shapedQuery((trx, v: { rows: OutboxRow[] }) => insertRows(trx, v.rows));
 
 /** One event for many records (set-based writes such as the daily run). */
-export function emitMany(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  event: DomainEvent,
-  resource: string,
-  data: readonly ({ id: number } & object)[],
-): Promise<void> {
-  return emitAll(
-    trx,
-    workspaceId,
-    data.map((d) => ({ event, resource, data: d })),
-  );
+export function emitMany(trx: Kysely<DB>, workspaceId: number, event: DomainEvent, resource: string, data: readonly ({ id: number } & object)[]): Promise<void> {
+  return emitAll(trx, workspaceId, data.map((d) => ({ event, resource, data: d })));
 }

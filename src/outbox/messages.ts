@@ -64,19 +64,7 @@ export async function loadMessages(db: Kysely<DB>, owner: string, ids: number[])
   return db
     .selectFrom('messages as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select([
-      'm.id',
-      'm.workspace_id',
-      'm.channel',
-      'm.recipient',
-      'm.subject',
-      'm.body_text',
-      'm.body_html',
-      'm.attempts',
-      'm.message_id',
-      'w.name as workspace_name',
-      'w.settings',
-    ])
+    .select(['m.id', 'm.workspace_id', 'm.channel', 'm.recipient', 'm.subject', 'm.body_text', 'm.body_html', 'm.attempts', 'm.message_id', 'w.name as workspace_name', 'w.settings'])
     .where('m.id', 'in', inList(ids))
     .where('m.locked_by', '=', owner)
     .where('m.status', '=', 'queued')
@@ -92,12 +80,7 @@ export interface MessageOutcome {
 }
 
 /** Moves a held message on after one attempt; only while this worker holds it. */
-export async function recordOutcome(
-  db: Kysely<DB>,
-  owner: string,
-  m: { id: number; workspace_id: number; attempts: number },
-  o: MessageOutcome,
-): Promise<void> {
+export async function recordOutcome(db: Kysely<DB>, owner: string, m: { id: number; workspace_id: number; attempts: number }, o: MessageOutcome): Promise<void> {
   const at = now();
   const retry = o.status === 'retry';
   await db
@@ -151,22 +134,7 @@ export async function listMessages(
 ): Promise<MessageView[]> {
   let q = db
     .selectFrom('messages')
-    .select([
-      'id',
-      'channel',
-      'type',
-      'recipient as to',
-      'subject',
-      'status',
-      'next_attempt_at',
-      'created_at',
-      'sent_at',
-      'error',
-      'attempts',
-      'module_type',
-      'module_id',
-      'contact_id',
-    ])
+    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'next_attempt_at', 'created_at', 'sent_at', 'error', 'attempts', 'module_type', 'module_id', 'contact_id'])
     .where('workspace_id', '=', workspaceId);
   if (filter.channel) q = q.where('channel', '=', filter.channel);
   if (filter.status === 'retrying') q = q.where('status', '=', 'queued').where('attempts', '>', 0);
@@ -189,22 +157,7 @@ export const MESSAGE_SORT = ['id', 'created_at', 'sent_at'] as const;
 const messageList = listOf(messageSpec, (db, f: { ws: number; channel?: Channel; status?: MessageStatus; type?: string }) => {
   let qb = db
     .selectFrom('messages')
-    .select([
-      'id',
-      'channel',
-      'type',
-      'recipient as to',
-      'subject',
-      'status',
-      'created_at',
-      'sent_at',
-      'error',
-      'attempts',
-      'next_attempt_at',
-      'module_type',
-      'module_id',
-      'contact_id',
-    ])
+    .select(['id', 'channel', 'type', 'recipient as to', 'subject', 'status', 'created_at', 'sent_at', 'error', 'attempts', 'next_attempt_at', 'module_type', 'module_id', 'contact_id'])
     .where('workspace_id', '=', f.ws);
   if (f.channel) qb = qb.where('channel', '=', f.channel);
   if (f.status) qb = qb.where('status', '=', f.status);

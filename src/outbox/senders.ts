@@ -3,7 +3,6 @@ import type { Transporter } from 'nodemailer';
 
 // nodemailer loads with the first email (an API-only process never carries it).
 const require = createRequire(import.meta.url);
-
 import type { Config } from '../config.ts';
 import { fromJson } from '../db/json.ts';
 import { httpPost } from './http-post.ts';

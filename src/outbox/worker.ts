@@ -8,8 +8,8 @@ import type { DB } from '../db/schema.ts';
 import { claim, type QueueTable, release } from './claim.ts';
 import { abandon, type DeliveryToSend, fanOut, loadDeliveries, recordAttempt } from './deliveries.ts';
 import { httpPost, sign, timestampedSignature } from './http-post.ts';
-import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
 import { DELETIONS_KEPT_MS, pruneOld } from './retention.ts';
+import { loadMessages, MAX_MESSAGE_ATTEMPTS, type MessageToSend, recordOutcome } from './messages.ts';
 import { Senders } from './senders.ts';
 
 // The worker (DESIGN "The picture"): fans outbox rows out into webhook
@@ -33,16 +33,7 @@ export interface WorkerOptions {
   /** Read at every attempt: main.ts fills in publicUrl once the port is known. */
   config: Pick<
     Config,
-    | 'publicUrl'
-    | 'hubLinkTtl'
-    | 'recurringHorizonDays'
-    | 'webhookRetrySchedule'
-    | 'webhookTimeout'
-    | 'webhookAllowPrivateUrls'
-    | 'smtpUrl'
-    | 'mailFrom'
-    | 'messageRetrySchedule'
-    | 'messageTimeout'
+    'publicUrl' | 'hubLinkTtl' | 'recurringHorizonDays' | 'webhookRetrySchedule' | 'webhookTimeout' | 'webhookAllowPrivateUrls' | 'smtpUrl' | 'mailFrom' | 'messageRetrySchedule' | 'messageTimeout'
   >;
   log?: WorkerLog;
   /** Deliveries and messages in flight at once. */
@@ -218,8 +209,7 @@ export class Worker {
     const started = Date.now();
     this.pruning = pruneOld(this.db, this.dialect, nowMs - this.retentionMs, { shouldStop: () => this.stopping, deletionsCutoffMs: nowMs - DELETIONS_KEPT_MS })
       .then((counts) => {
-        if (counts.webhook_deliveries + counts.messages + counts.outbox + counts.deletions)
-          this.log.info({ pruned: counts, ms: Date.now() - started }, 'retention: pruned old rows');
+        if (counts.webhook_deliveries + counts.messages + counts.outbox + counts.deletions) this.log.info({ pruned: counts, ms: Date.now() - started }, 'retention: pruned old rows');
       })
       .catch((err) => {
         this.prunedOn = ''; // tried again at the next pass

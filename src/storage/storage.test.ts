@@ -143,24 +143,15 @@ describe('storage settings and signing', () => {
       assert.throws(() => parseStorageUrl(bad), /STORAGE_URL: .* is not a URL like s3:\/\/bucket/, bad);
     }
     assert.equal(loadConfig({}).s3, null, 'the local directory stays the default');
-    assert.deepEqual(
-      loadConfig({
-        STORAGE_URL: 's3://files/p',
-        S3_ENDPOINT: 'http://127.0.0.1:9000',
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_ACCESS_KEY_ID: 'a',
-        S3_SECRET_ACCESS_KEY: 'b',
-      }).s3,
-      {
-        bucket: 'files',
-        prefix: 'p',
-        endpoint: 'http://127.0.0.1:9000',
-        region: 'us-east-1',
-        accessKeyId: 'a',
-        secretAccessKey: 'b',
-        forcePathStyle: true,
-      },
-    );
+    assert.deepEqual(loadConfig({ STORAGE_URL: 's3://files/p', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }).s3, {
+      bucket: 'files',
+      prefix: 'p',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'a',
+      secretAccessKey: 'b',
+      forcePathStyle: true,
+    });
     assert.deepEqual(loadConfig({ STORAGE_URL: 's3://files', S3_REGION: 'eu-west-3' }).s3, {
       bucket: 'files',
       prefix: '',

@@ -102,10 +102,7 @@ async function sqliteUp(db: Kysely<unknown>) {
     await sql`insert into ${index}(${index}) values ('rebuild')`.execute(db);
 
     // One writer at a time on SQLite: one slot.
-    for (const [event, row, delta] of [
-      ['insert', 'new', 1],
-      ['delete', 'old', -1],
-    ] as const) {
+    for (const [event, row, delta] of [['insert', 'new', 1], ['delete', 'old', -1]] as const) {
       await sql`create trigger ${sql.raw(`${t}_count_${event}`)} after ${sql.raw(event)} on ${sql.raw(t)} begin
         insert into row_counts (workspace_id, table_name, slot, n)
           select id, ${sql.lit(t)}, 0, ${sql.raw(String(delta))} from workspaces where id = ${sql.raw(`${row}.workspace_id`)}

@@ -7,10 +7,7 @@ import { withId, workspaceRef } from './helpers.ts';
 // GET read `amount_paid` and `balance` without summing anything.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('invoices').addColumn('number', 'integer').execute();
-  await db.schema
-    .alterTable('invoices')
-    .addColumn('amount_paid_cents', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await db.schema.alterTable('invoices').addColumn('amount_paid_cents', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await numberExistingInvoices(db);
   await db.schema.createIndex('invoices_workspace_number').on('invoices').columns(['workspace_id', 'number']).unique().execute();
 

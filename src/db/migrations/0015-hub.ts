@@ -18,10 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable('quotes').addColumn('approval', jsonType(db)).execute();
   // A status change the customer made in the hub (approve, request changes, decline).
-  await db.schema
-    .alterTable('quote_status_changes')
-    .addColumn('by_customer', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await db.schema.alterTable('quote_status_changes').addColumn('by_customer', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('events').addColumn('customer_confirmed_at', 'text').execute();
 }
 

@@ -14,13 +14,7 @@ import { type CreateIndexBuilder, type Kysely, sql } from 'kysely';
 type DueRows = (index: CreateIndexBuilder) => CreateIndexBuilder;
 const INDEXES: { table: string; name: string; old: string; column: string; due: DueRows }[] = [
   { table: 'outbox', name: 'outbox_unprocessed', old: 'outbox_pending', column: 'id', due: (i) => i.where(sql.ref('processed_at'), 'is', null) },
-  {
-    table: 'webhook_deliveries',
-    name: 'webhook_deliveries_next',
-    old: 'webhook_deliveries_due',
-    column: 'next_attempt_at',
-    due: (i) => i.where(sql.ref('status'), '=', 'pending'),
-  },
+  { table: 'webhook_deliveries', name: 'webhook_deliveries_next', old: 'webhook_deliveries_due', column: 'next_attempt_at', due: (i) => i.where(sql.ref('status'), '=', 'pending') },
   { table: 'messages', name: 'messages_next', old: 'messages_due', column: 'next_attempt_at', due: (i) => i.where(sql.ref('status'), '=', 'queued') },
 ];
 

@@ -30,8 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 // One writer at a time on SQLite: one slot.
 async function sqliteUp(db: Kysely<unknown>) {
-  const add = (row: 'new' | 'old', sign: '' | '-') =>
-    sql.raw(`
+  const add = (row: 'new' | 'old', sign: '' | '-') => sql.raw(`
     insert into payment_days (workspace_id, paid_on, slot, cents, n)
       select id, ${row}.paid_on, 0, ${sign}${row}.amount_cents, ${sign}1 from workspaces where id = ${row}.workspace_id
       on conflict (workspace_id, paid_on, slot) do update set cents = cents + excluded.cents, n = n + excluded.n;`);
@@ -44,8 +43,7 @@ async function sqliteUp(db: Kysely<unknown>) {
 async function postgresUp(db: Kysely<unknown>) {
   // Statement-level, with the transition tables: a cascade delete of an invoice's
   // payments moves each day once, not once per payment.
-  const add = (rows: 'new_rows' | 'old_rows', sign: '' | '-') =>
-    sql.raw(`
+  const add = (rows: 'new_rows' | 'old_rows', sign: '' | '-') => sql.raw(`
     insert into payment_days (workspace_id, paid_on, slot, cents, n)
       select c.workspace_id, c.paid_on, pg_backend_pid() % 16, ${sign}sum(c.amount_cents), ${sign}count(*)
       from ${rows} c join workspaces w on w.id = c.workspace_id
@@ -67,8 +65,7 @@ async function postgresUp(db: Kysely<unknown>) {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('invoice_payments_workspace_paid_on').on('invoice_payments').columns(['workspace_id', 'paid_on', 'amount_cents']).execute();
-  for (const t of ['insert', 'delete', 'update'])
-    await sql`drop trigger ${sql.raw(`payment_days_${t}`)}${isSqlite(db) ? sql`` : sql` on invoice_payments`}`.execute(db);
+  for (const t of ['insert', 'delete', 'update']) await sql`drop trigger ${sql.raw(`payment_days_${t}`)}${isSqlite(db) ? sql`` : sql` on invoice_payments`}`.execute(db);
   if (!isSqlite(db)) await sql`drop function fieldwork_payment_days()`.execute(db);
   await db.schema.dropTable('payment_days').execute();
 }

@@ -12,15 +12,9 @@ import { jsonType } from './helpers.ts';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('jobs').addColumn('schedule', jsonType(db)).execute();
   await db.schema.alterTable('jobs').addColumn('generated_through', 'text').execute();
-  await db.schema
-    .alterTable('jobs')
-    .addColumn('invoicing', 'text', (c) => c.notNull().defaultTo('manual'))
-    .execute();
+  await db.schema.alterTable('jobs').addColumn('invoicing', 'text', (c) => c.notNull().defaultTo('manual')).execute();
   await db.schema.alterTable('events').addColumn('occurrence_date', 'text').execute();
-  await db.schema
-    .alterTable('events')
-    .addColumn('detached', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await db.schema.alterTable('events').addColumn('detached', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await sql`create unique index events_job_occurrence on events (workspace_id, job_id, occurrence_date)`.execute(db);
   // The daily run's search: series whose visits end before the horizon. Partial (jobs
   // without a series are not in it), so no other query of jobs finds it the cheaper index.

@@ -9,9 +9,7 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').addColumn('cost_rate_cents', 'integer').execute();
   await sql`create index invoices_workspace_date on invoices (workspace_id, date, status, contact_id, total)`.execute(db);
-  await sql`create index invoices_open_balances on invoices (workspace_id, contact_id, due_date, total, amount_paid_cents) where status in ('sent', 'partially_paid', 'overdue')`.execute(
-    db,
-  );
+  await sql`create index invoices_open_balances on invoices (workspace_id, contact_id, due_date, total, amount_paid_cents) where status in ('sent', 'partially_paid', 'overdue')`.execute(db);
   await sql`create index invoice_payments_workspace_paid_on_invoice on invoice_payments (workspace_id, paid_on, invoice_id, amount_cents)`.execute(db);
   await sql`create index quote_status_changes_workspace_status_at on quote_status_changes (workspace_id, status, created_at, quote_id)`.execute(db);
 }

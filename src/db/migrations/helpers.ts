@@ -6,7 +6,9 @@ export const isSqlite = (db: Kysely<unknown>): boolean => db.getExecutor().adapt
 
 /** Integer primary key that the database assigns. */
 export function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>) {
-  return isSqlite(db) ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()) : table.addColumn('id', 'serial', (c) => c.primaryKey());
+  return isSqlite(db)
+    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    : table.addColumn('id', 'serial', (c) => c.primaryKey());
 }
 
 export const jsonType = (db: Kysely<unknown>) => (isSqlite(db) ? 'text' : 'jsonb');

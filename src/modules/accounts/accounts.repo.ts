@@ -108,32 +108,14 @@ export function findLink(db: Kysely<DB>, tokenHash: string, kind: string) {
 
 /** Uses a link: true for the one request that got it first. The member's other links of that kind go with it. */
 export async function useLink(db: Kysely<DB>, workspaceId: number, linkId: number, memberId: number, kind: string, at: string): Promise<boolean> {
-  const r = await db
-    .updateTable('auth_links')
-    .set({ used_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', linkId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
+  const r = await db.updateTable('auth_links').set({ used_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', linkId).where('used_at', 'is', null).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) return false;
-  await db
-    .updateTable('auth_links')
-    .set({ used_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', memberId)
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .execute();
+  await db.updateTable('auth_links').set({ used_at: at }).where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).where('kind', '=', kind).where('used_at', 'is', null).execute();
   return true;
 }
 
 export async function setMemberNames(db: Kysely<DB>, workspaceId: number, memberId: number, firstName: string, lastName: string, at: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ first_name: firstName, last_name: lastName, updated_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', memberId)
-    .execute();
+  await db.updateTable('users').set({ first_name: firstName, last_name: lastName, updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', memberId).execute();
 }
 
 /** The person's oldest membership and its workspace's name: the one a reset email names. */

@@ -10,7 +10,6 @@ import { AppError, type Detail, invalidField, ValidationError } from '../../kern
 import { hashPassword, passwordProblem, verifyPassword } from '../../kernel/passwords.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { queueMessage } from '../../outbox/messages.ts';
-import { findUser } from '../users/users.repo.ts';
 import {
   accountWithMemberships,
   deleteSessionsOf,
@@ -28,6 +27,7 @@ import {
   setMemberNames,
   useLink,
 } from './accounts.repo.ts';
+import { findUser } from '../users/users.repo.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 
 export const WRONG_PASSWORD = 'Email or password is incorrect';
@@ -116,9 +116,7 @@ export async function signIn(ctx: AppContext, limiter: SignInLimiter, input: { e
   const token = await startSession(ctx.db, ctx, accountId, memberId);
   const at = Date.now();
   await pruneSessionsOf(ctx.db, accountId, new Date(at).toISOString(), new Date(at - ctx.config.sessionIdle).toISOString());
-  const memberships = rows.flatMap((r) =>
-    r.member_id === null || r.workspace_id === null ? [] : [{ ...r, member_id: r.member_id, workspace_id: r.workspace_id }],
-  );
+  const memberships = rows.flatMap((r) => (r.member_id === null || r.workspace_id === null ? [] : [{ ...r, member_id: r.member_id, workspace_id: r.workspace_id }]));
   const current = memberships[0];
   return { token, me: meView(memberships as WithWorkspace[], current as WithWorkspace, scopesOfRole(current.role ?? ''), csrfTokenOf(token)) };
 }
@@ -155,15 +153,7 @@ export async function mintSetupLink(db: Kysely<DB>, workspaceId: number, userId:
   const token = newLinkToken();
   const at = new Date();
   const expires = new Date(at.getTime() + SETUP_LINK_TTL_MS).toISOString();
-  await insertLink(db, {
-    workspace_id: workspaceId,
-    user_id: member.id,
-    kind: 'setup',
-    token_hash: hashToken(token),
-    expires_at: expires,
-    used_at: null,
-    created_at: at.toISOString(),
-  });
+  await insertLink(db, { workspace_id: workspaceId, user_id: member.id, kind: 'setup', token_hash: hashToken(token), expires_at: expires, used_at: null, created_at: at.toISOString() });
   return { url: setupUrl(publicUrl, token), expires_at: expires };
 }
 
@@ -338,8 +328,7 @@ export async function changePassword(db: Kysely<DB>, auth: AuthContext, input: {
   if (!auth.session) throw new AppError(401, 'Not signed in');
   const { accountId, email, id } = auth.session;
   const account = await findAccount(db, email);
-  if (!account || !(await verifyPassword(input.current_password, account.password_hash)))
-    throw invalidField(['current_password'], 'is not your current password');
+  if (!account || !(await verifyPassword(input.current_password, account.password_hash))) throw invalidField(['current_password'], 'is not your current password');
   checkPassword(input.new_password, email, 'new_password');
   const hash = await hashPassword(input.new_password);
   await db.transaction().execute(async (trx) => {

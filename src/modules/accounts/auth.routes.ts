@@ -2,25 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
-import { deleteSession } from '../../db/sessions.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { sessionToken, setSessionCookie } from '../../http/sessions.ts';
+import { setSessionCookie, sessionToken } from '../../http/sessions.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { Ok } from '../../kernel/schemas.ts';
 import { ChangePasswordBody, ForgotBody, Me, ResetBody, SetupBody, SetupInfo, SignInBody, SwitchBody, TokenBody } from './accounts.schemas.ts';
-import {
-  changePassword,
-  forgotPassword,
-  type Me as MeView,
-  normalEmail,
-  resetPassword,
-  setup,
-  setupInfo,
-  signIn,
-  signOutEverywhere,
-  switchWorkspace,
-} from './accounts.service.ts';
+import { changePassword, forgotPassword, normalEmail, type Me as MeView, resetPassword, setup, setupInfo, signIn, signOutEverywhere, switchWorkspace } from './accounts.service.ts';
+import { deleteSession } from '../../db/sessions.ts';
 import { signInLimiter, TooManyAttempts } from './sign-in-limiter.ts';
 
 export const FORGOT_ANSWER = 'If an account exists for that email, we sent a link';
@@ -59,14 +48,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
     '/sign-in',
     {
       config: errors(401, 429),
-      schema: {
-        operationId: 'signIn',
-        tags,
-        summary: 'Sign in with email and password (sets the session cookie)',
-        security: [],
-        body: SignInBody,
-        response: { 200: Ok(Me) },
-      },
+      schema: { operationId: 'signIn', tags, summary: 'Sign in with email and password (sets the session cookie)', security: [], body: SignInBody, response: { 200: Ok(Me) } },
     },
     async (req, reply) => {
       try {
@@ -80,16 +62,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
 
   app.post(
     '/sign-out',
-    {
-      config: errors(),
-      schema: {
-        operationId: 'signOut',
-        tags,
-        summary: 'End this session (clears the cookie)',
-        security: [],
-        response: { 200: Ok(Type.Object({ signed_out: Type.Boolean() })) },
-      },
-    },
+    { config: errors(), schema: { operationId: 'signOut', tags, summary: 'End this session (clears the cookie)', security: [], response: { 200: Ok(Type.Object({ signed_out: Type.Boolean() })) } } },
     async (req, reply) => {
       // Already signed out (no cookie, or an expired session) is a success too; a live session must show its CSRF token.
       if (sessionToken(req) !== null) {
@@ -106,16 +79,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
 
   app.post(
     '/sign-out-everywhere',
-    {
-      config: errors(401),
-      schema: {
-        operationId: 'signOutEverywhere',
-        tags,
-        summary: 'End every session of the signed-in person',
-        security: [],
-        response: { 200: Ok(Type.Object({ signed_out: Type.Boolean() })) },
-      },
-    },
+    { config: errors(401), schema: { operationId: 'signOutEverywhere', tags, summary: "End every session of the signed-in person", security: [], response: { 200: Ok(Type.Object({ signed_out: Type.Boolean() })) } } },
     async (req, reply) => {
       await signOutEverywhere(db, await session(req));
       setSessionCookie(reply, sessions.settings, null);
@@ -127,14 +91,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
     '/forgot-password',
     {
       config: errors(),
-      schema: {
-        operationId: 'forgotPassword',
-        tags,
-        summary: 'Email a password reset link (the same answer for any email)',
-        security: [],
-        body: ForgotBody,
-        response: { 200: Ok(Type.Object({ message: Type.String() })) },
-      },
+      schema: { operationId: 'forgotPassword', tags, summary: 'Email a password reset link (the same answer for any email)', security: [], body: ForgotBody, response: { 200: Ok(Type.Object({ message: Type.String() })) } },
     },
     async (req) => {
       const email = normalEmail(req.body.email);
@@ -151,33 +108,13 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
 
   app.post(
     '/reset-password',
-    {
-      config: errors(),
-      schema: {
-        operationId: 'resetPassword',
-        tags,
-        summary: "Set a new password from a reset link; ends the person's other sessions and signs in",
-        security: [],
-        body: ResetBody,
-        response: { 200: Ok(Me) },
-      },
-    },
+    { config: errors(), schema: { operationId: 'resetPassword', tags, summary: "Set a new password from a reset link; ends the person's other sessions and signs in", security: [], body: ResetBody, response: { 200: Ok(Me) } } },
     async (req, reply) => signedIn(reply, await resetPassword(ctx, req.body)),
   );
 
   app.post(
     '/setup-info',
-    {
-      config: errors(),
-      schema: {
-        operationId: 'getSetupLink',
-        tags,
-        summary: 'What a setup link is for: its person, workspace and whether they already have a password',
-        security: [],
-        body: TokenBody,
-        response: { 200: Ok(SetupInfo) },
-      },
-    },
+    { config: errors(), schema: { operationId: 'getSetupLink', tags, summary: 'What a setup link is for: its person, workspace and whether they already have a password', security: [], body: TokenBody, response: { 200: Ok(SetupInfo) } } },
     async (req) => ({ success: true as const, data: await setupInfo(db, req.body.token) }),
   );
 
@@ -187,8 +124,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
       config: errors(401),
       schema: {
         operationId: 'setUpAccount',
-        description:
-          'Without a password yet: `first_name`, `last_name` and `password` create it and sign in. With one: sign in first, then send only `token` to join the workspace ("Join workspace").',
+        description: 'Without a password yet: `first_name`, `last_name` and `password` create it and sign in. With one: sign in first, then send only `token` to join the workspace ("Join workspace").',
         tags,
         summary: 'Use a setup link',
         security: [],
@@ -198,9 +134,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
     },
     async (req, reply) => {
       const current = () =>
-        sessionToken(req) === null
-          ? Promise.resolve(null)
-          : session(req).catch((err: unknown) => (err instanceof AppError && err.status === 401 ? null : Promise.reject(err)));
+        sessionToken(req) === null ? Promise.resolve(null) : session(req).catch((err: unknown) => (err instanceof AppError && err.status === 401 ? null : Promise.reject(err)));
       const result = await setup(ctx, req.body, current);
       return 'token' in result ? signedIn(reply, result) : reply.code(200).send({ success: true as const, data: result });
     },
@@ -208,17 +142,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
 
   app.post(
     '/switch-workspace',
-    {
-      config: errors(401, 404),
-      schema: {
-        operationId: 'switchWorkspace',
-        tags,
-        summary: "Act in another of the person's workspaces",
-        security: [],
-        body: SwitchBody,
-        response: { 200: Ok(Me) },
-      },
-    },
+    { config: errors(401, 404), schema: { operationId: 'switchWorkspace', tags, summary: "Act in another of the person's workspaces", security: [], body: SwitchBody, response: { 200: Ok(Me) } } },
     async (req) => ({ success: true as const, data: await switchWorkspace(db, await session(req), req.body.workspace_id) }),
   );
 
@@ -226,14 +150,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AppContext & { r
     '/change-password',
     {
       config: errors(401),
-      schema: {
-        operationId: 'changePassword',
-        tags,
-        summary: "Change the signed-in person's password; ends their other sessions",
-        security: [],
-        body: ChangePasswordBody,
-        response: { 200: Ok(Type.Object({ changed: Type.Boolean() })) },
-      },
+      schema: { operationId: 'changePassword', tags, summary: "Change the signed-in person's password; ends their other sessions", security: [], body: ChangePasswordBody, response: { 200: Ok(Type.Object({ changed: Type.Boolean() })) } },
     },
     async (req) => {
       await changePassword(db, await session(req), req.body);

@@ -14,13 +14,7 @@ export async function automationsRoutes(fastify: FastifyInstance, { db }: AppCon
     '/workspace/automations',
     {
       config: { scope: 'workspace:read' },
-      schema: {
-        operationId: 'getWorkspaceAutomations',
-        tags: ['Workspace'],
-        summary: 'The automatic reminders: quote follow-ups, invoice reminders, visit reminders',
-        description: ROLES_NOTE,
-        response: { 200: Ok(Automations) },
-      },
+      schema: { operationId: 'getWorkspaceAutomations', tags: ['Workspace'], summary: 'The automatic reminders: quote follow-ups, invoice reminders, visit reminders', description: ROLES_NOTE, response: { 200: Ok(Automations) } },
     },
     async (req) => ({ success: true as const, data: await getAutomations(db, req.auth) }),
   );

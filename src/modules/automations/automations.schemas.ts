@@ -11,7 +11,7 @@ const Hours = Type.Integer({
 });
 
 const QUOTE_DAYS = 'Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct)';
-const INVOICE_DAYS = "Days from the due date (negative: before it) that an unpaid invoice's client gets `invoice_reminder` (distinct)";
+const INVOICE_DAYS = 'Days from the due date (negative: before it) that an unpaid invoice\'s client gets `invoice_reminder` (distinct)';
 
 /** E24: GET /workspace/automations. */
 export const Automations = Type.Object({

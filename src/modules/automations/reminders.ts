@@ -110,13 +110,7 @@ function awaitingQuotes(trx: Kysely<DB>, workspaceId: number) {
  * the caller's transaction (the daily run's, or `fieldwork daily`'s). Only the steps
  * that fall on `date` exactly: a day missed is not made up later (never too late).
  */
-export async function sendDocumentReminders(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  date: string,
-  hub: HubLinkConfig,
-  log?: ReminderLog,
-): Promise<ReminderSent[]> {
+export async function sendDocumentReminders(trx: Kysely<DB>, workspaceId: number, date: string, hub: HubLinkConfig, log?: ReminderLog): Promise<ReminderSent[]> {
   const w = await findWorkspace(trx, workspaceId);
   if (!w) return [];
   const { quote_follow_up_days: quoteDays, invoice_reminder_days: invoiceDays } = automationsOf(settingsOf(w));
@@ -124,10 +118,7 @@ export async function sendDocumentReminders(
 
   if (quoteDays.length) {
     for (const q of await awaitingQuotes(trx, workspaceId)) {
-      const last = [q.moved_at, q.emailed_at]
-        .filter((t): t is string => typeof t === 'string')
-        .sort()
-        .at(-1);
+      const last = [q.moved_at, q.emailed_at].filter((t): t is string => typeof t === 'string').sort().at(-1);
       if (!last) continue;
       const sentOn = zonedDate(Date.parse(last), w.timezone);
       const step = daysBetween(sentOn, date);
@@ -227,11 +218,7 @@ export async function runVisitReminders(db: Kysely<DB>, nowMs: number, log: (Dai
         const given = await db.transaction().execute(async (trx) => {
           const e = await locked(
             trx,
-            trx
-              .selectFrom('events')
-              .select(['id', 'start_date', 'start_time', 'all_day', 'status', 'type'])
-              .where('workspace_id', '=', w.id)
-              .where('id', '=', c.id),
+            trx.selectFrom('events').select(['id', 'start_date', 'start_time', 'all_day', 'status', 'type']).where('workspace_id', '=', w.id).where('id', '=', c.id),
           ).executeTakeFirst();
           if (e?.type !== 'appointment' || !REMINDED_VISIT_STATUSES.includes(e.status)) return null;
           const now = visitReminderTimes(e, hours, w.timezone);

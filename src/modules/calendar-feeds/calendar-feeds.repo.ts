@@ -32,12 +32,8 @@ export function assignedVisits(db: Kysely<DB>, workspaceId: number, userId: stri
     .innerJoin('event_assignees as a', (j) => j.onRef('a.workspace_id', '=', 'e.workspace_id').onRef('a.event_id', '=', 'e.id'))
     .leftJoin('jobs as j', (j) => j.onRef('j.workspace_id', '=', 'e.workspace_id').onRef('j.id', '=', 'e.job_id'))
     .leftJoin('requests as r', (j) => j.onRef('r.workspace_id', '=', 'e.workspace_id').onRef('r.id', '=', 'e.request_id'))
-    .leftJoin('contacts as c', (j) =>
-      j.onRef('c.workspace_id', '=', 'e.workspace_id').on((eb) => eb('c.id', '=', eb.fn.coalesce('j.contact_id', 'r.contact_id'))),
-    )
-    .leftJoin('properties as p', (j) =>
-      j.onRef('p.workspace_id', '=', 'e.workspace_id').on((eb) => eb('p.id', '=', eb.fn.coalesce('j.property_id', 'r.property_id'))),
-    )
+    .leftJoin('contacts as c', (j) => j.onRef('c.workspace_id', '=', 'e.workspace_id').on((eb) => eb('c.id', '=', eb.fn.coalesce('j.contact_id', 'r.contact_id'))))
+    .leftJoin('properties as p', (j) => j.onRef('p.workspace_id', '=', 'e.workspace_id').on((eb) => eb('p.id', '=', eb.fn.coalesce('j.property_id', 'r.property_id'))))
     .select([
       'e.id',
       'e.name',
@@ -74,12 +70,7 @@ export type FeedVisit = Awaited<ReturnType<typeof assignedVisits>>[number];
 /** The visits' stored sequences and fingerprints. */
 export async function sequencesOf(db: Kysely<DB>, workspaceId: number, eventIds: number[]) {
   if (!eventIds.length) return [];
-  return db
-    .selectFrom('calendar_sequences')
-    .select(['event_id', 'sequence', 'fingerprint'])
-    .where('workspace_id', '=', workspaceId)
-    .where('event_id', 'in', eventIds)
-    .execute();
+  return db.selectFrom('calendar_sequences').select(['event_id', 'sequence', 'fingerprint']).where('workspace_id', '=', workspaceId).where('event_id', 'in', eventIds).execute();
 }
 
 /**
@@ -100,11 +91,6 @@ export async function bumpSequence(db: Kysely<DB>, workspaceId: number, eventId:
     .returning('sequence')
     .executeTakeFirst();
   if (row) return row.sequence;
-  const stored = await db
-    .selectFrom('calendar_sequences')
-    .select('sequence')
-    .where('workspace_id', '=', workspaceId)
-    .where('event_id', '=', eventId)
-    .executeTakeFirstOrThrow();
+  const stored = await db.selectFrom('calendar_sequences').select('sequence').where('workspace_id', '=', workspaceId).where('event_id', '=', eventId).executeTakeFirstOrThrow();
   return stored.sequence;
 }

@@ -25,7 +25,7 @@ const REFRESH_SECONDS = 3600;
 
 const TOKEN = /^([A-Za-z0-9_-]{43})\.ics$/;
 
-const sessionOnly = () => new AppError(403, 'A calendar feed belongs to a person: use a session, not an API key');
+const sessionOnly = () => new AppError(403, "A calendar feed belongs to a person: use a session, not an API key");
 
 /** POST /me/calendar-feed: a new URL for the session's membership; the previous one stops working. */
 export function createCalendarFeed(db: Kysely<DB>, auth: AuthContext, publicUrl: string): Promise<{ url: string }> {
@@ -57,8 +57,7 @@ const clientOf = (v: FeedVisit) => {
 };
 
 /** F277: a job's visit opens its job; any other visit, its day in the schedule. */
-const appLink = (publicUrl: string, v: FeedVisit) =>
-  v.job_id ? `${publicUrl}/app/jobs/${v.job_id}` : `${publicUrl}/app/schedule?view=day&date=${v.start_date}`;
+const appLink = (publicUrl: string, v: FeedVisit) => (v.job_id ? `${publicUrl}/app/jobs/${v.job_id}` : `${publicUrl}/app/schedule?view=day&date=${v.start_date}`);
 
 /** A time zone ical-generator can name with a VTIMEZONE; anything else is written in UTC. */
 function zoneOf(timezone: string | null): string | null {
@@ -114,15 +113,7 @@ export async function calendarFeed(db: Kysely<DB>, file: string, publicUrl: stri
   const host = new URL(publicUrl).hostname;
 
   const shown = visits.map((v) => ({ v, s: shownOf(v, publicUrl) }));
-  const stored = new Map(
-    (
-      await sequencesOf(
-        db,
-        feed.workspace_id,
-        visits.map((v) => v.id),
-      )
-    ).map((r) => [r.event_id, r]),
-  );
+  const stored = new Map((await sequencesOf(db, feed.workspace_id, visits.map((v) => v.id))).map((r) => [r.event_id, r]));
   const person = [feed.first_name, feed.last_name].filter(Boolean).join(' ').trim() || feed.email;
   const cal = ical({
     name: `${feed.workspace_name}: ${person}'s visits`,

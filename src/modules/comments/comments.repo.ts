@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
-import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { CommentsTable, DB } from '../../db/schema.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { CommentQuery } from './comments.schemas.ts';
 
 const COLUMNS = [
@@ -71,10 +71,5 @@ export async function trashComment(db: Kysely<DB>, workspaceId: number, id: numb
 
 /** D12: a deleted parent's comments, whatever their status. */
 export async function deleteCommentsOf(trx: Kysely<DB>, workspaceId: number, relatedType: string, relatedId: number): Promise<void> {
-  await trx
-    .deleteFrom('comments')
-    .where('workspace_id', '=', workspaceId)
-    .where('related_type', '=', relatedType)
-    .where('related_id', '=', relatedId)
-    .execute();
+  await trx.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('related_type', '=', relatedType).where('related_id', '=', relatedId).execute();
 }

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
-import { PARENT_SCOPE_PREFIXES } from '../uploads/parents.ts';
 import { Comment, CommentCreate, CommentQuery } from './comments.schemas.ts';
 import { commentsService } from './comments.service.ts';
+import { PARENT_SCOPE_PREFIXES } from '../uploads/parents.ts';
 
 export async function commentsRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

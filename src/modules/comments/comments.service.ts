@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now, toJson } from '../../db/json.ts';
-import type { PageResult } from '../../db/list-query.ts';
-import { checkReferences, userRefs } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
+import { checkReferences, userRefs } from '../../db/references.ts';
 import { type AuthContext, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { transact } from '../../http/transact.ts';
 import { type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
 import { attachScope, isModuleType, type ModuleType, parentScope, requireParent } from '../uploads/parents.ts';
 import { notifyComment } from './comment-notifications.ts';
 import { type CommentRow, findActiveComment, insertComment, listActiveComments, trashComment } from './comments.repo.ts';
@@ -57,16 +57,16 @@ export function commentsService({ db }: AppContext) {
 
         const mentioned = [...new Set(body.mentioned_user_ids ?? [])];
         const id = await insertComment(trx, {
-          workspace_id: ws,
-          related_type: type,
-          related_id: body.module_id,
-          comment: body.comment,
-          author_id: auth.userId, // SPEC Authentication 4: the key's user
-          reply_to: body.reply_to ?? null,
-          mentioned_user_ids: toJson(mentioned),
-          status: 'active',
-          created_at: now(),
-          modified_at: null,
+            workspace_id: ws,
+            related_type: type,
+            related_id: body.module_id,
+            comment: body.comment,
+            author_id: auth.userId, // SPEC Authentication 4: the key's user
+            reply_to: body.reply_to ?? null,
+            mentioned_user_ids: toJson(mentioned),
+            status: 'active',
+            created_at: now(),
+            modified_at: null,
         });
         await notifyComment(
           trx,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
-import { insertParent } from '../../../test/upload-fixtures.ts';
 import { main } from '../../cli/index.ts';
 import { KeyAuthenticator } from '../../http/auth.ts';
 import { SessionAuthenticator } from '../../http/sessions.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
+import { insertParent } from '../../../test/upload-fixtures.ts';
 import { setUser } from '../users/users.service.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { commentsService } from './comments.service.ts';

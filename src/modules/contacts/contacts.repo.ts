@@ -1,12 +1,12 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
+import type { ContactsTable, DB } from '../../db/schema.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { recordDeletions } from '../../db/deletions.ts';
 import { dialectOf, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { prepared } from '../../db/prepared.ts';
-import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
-import type { ContactsTable, DB } from '../../db/schema.ts';
 import { shapedQuery } from '../../db/shaped.ts';
+import { pendingRow, type UserRef, userRefJson } from '../../db/related.ts';
 import { customFieldDefsJson, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Contact, ContactDetail, ContactQuery } from './contacts.schemas.ts';
 
@@ -21,24 +21,8 @@ export const listSpec: ListSpec = {
 };
 
 const COLUMNS = [
-  'id',
-  'workspace_id',
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'secondary_email',
-  'secondary_phone',
-  'company',
-  'company_department',
-  'company_position',
-  'title',
-  'type',
-  'owner_id',
-  'info',
-  'custom_fields',
-  'created_at',
-  'updated_at',
+  'id', 'workspace_id', 'first_name', 'last_name', 'email', 'phone', 'secondary_email', 'secondary_phone', 'company',
+  'company_department', 'company_position', 'title', 'type', 'owner_id', 'info', 'custom_fields', 'created_at', 'updated_at',
 ] as const;
 
 const list = listOf(listSpec, (db, f: { ws: number; type?: string; owner_id?: string }) => {
@@ -86,25 +70,14 @@ const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) =>
 export async function findContactDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<ContactDetail | undefined> {
   const [r] = await detailById(db, { ws: workspaceId, id });
   if (!r) return undefined;
-  return contactDetailOf(
-    r,
-    ref({ user_id: r.o_id, first_name: r.o_first, last_name: r.o_last }),
-    ref({ user_id: r.b_id, first_name: r.b_first, last_name: r.b_last }),
-    USER_COLUMNS,
-  );
+  return contactDetailOf(r, ref({ user_id: r.o_id, first_name: r.o_first, last_name: r.o_last }), ref({ user_id: r.b_id, first_name: r.b_first, last_name: r.b_last }), USER_COLUMNS);
 }
 
 /**
  * What a write needs before it writes, in one statement: the owner it names (D11),
  * the acting user (created_by) and, when asked, the contact custom-field definitions (D23).
  */
-export async function loadContactWrite(
-  db: Kysely<DB>,
-  workspaceId: number,
-  ownerId: string | null | undefined,
-  actingUserId: string | null,
-  withDefs: boolean,
-) {
+export async function loadContactWrite(db: Kysely<DB>, workspaceId: number, ownerId: string | null | undefined, actingUserId: string | null, withDefs: boolean) {
   const [row] = await writeLoad[Number(withDefs)](db, { ws: workspaceId, owner: ownerId ?? null, by: actingUserId });
   return { owner: parseJson(row.owner), createdBy: parseJson(row.created_by), defs: fieldDefsOf(row.defs) };
 }

@@ -1,25 +1,16 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isForeignKeyViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { createLinkedProperty } from '../properties/properties.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import {
-  contactCodec,
-  contactDetailOf,
-  deleteContact,
-  findContactDetail,
-  insertContact,
-  listContacts,
-  loadContactWrite,
-  updateContact,
-} from './contacts.repo.ts';
+import { contactCodec, contactDetailOf, deleteContact, findContactDetail, insertContact, listContacts, loadContactWrite, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
 
 /** The single GET shape: `owner` and `created_by` expanded, in one statement. */
@@ -72,7 +63,8 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
   return {
     list: (auth, query) => listContacts(db, auth.workspaceId, query),
     get: (auth, id) => getContactDetail(db, auth.workspaceId, id),
-    create: (auth, body) => transact(db, auth, (trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
+    create: (auth, body) =>
+      transact(db, auth, (trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
     update: (auth, id, body) => transact(db, auth, (trx) => updateContactIn(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, and refused while requests, quotes, jobs or invoices point at it

@@ -32,12 +32,7 @@ describe('contacts', () => {
   });
 
   test('create answers 201 with every field, defaults and nulls', async () => {
-    const res = await api.post('/api/v1/contacts', {
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      email: 'ada@example.com',
-      info: { sms_consent: { opt_in: true } },
-    });
+    const res = await api.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', info: { sms_consent: { opt_in: true } } });
     assert.equal(res.status, 201);
     assert.equal(res.body.success, true);
     const c = res.body.data;
@@ -136,27 +131,20 @@ describe('contacts', () => {
         ['Zed', 'Alpha', 'customer', 'zed@a.test'],
         ['Amy', 'Beta', 'lead', 'amy@b.test'],
         ['Max', 'Gamma', 'customer', 'max@c.test'],
-      ])
-        ids.push((await api.post('/api/v1/contacts', { first_name: first, last_name: last, type, email })).body.data.id);
+      ]) ids.push((await api.post('/api/v1/contacts', { first_name: first, last_name: last, type, email })).body.data.id);
     });
 
     test('D1: newest first by default, ties by id; pagination integers', async () => {
       const res = await api.get('/api/v1/contacts');
       assert.equal(res.status, 200);
-      assert.deepEqual(
-        res.body.data.map((c: { id: number }) => c.id),
-        [...ids].reverse(),
-      );
+      assert.deepEqual(res.body.data.map((c: { id: number }) => c.id), [...ids].reverse());
       assert.deepEqual(res.body.pagination, { page: 1, per_page: 25, total_pages: 1 });
       assert.equal('owner' in res.body.data[0], false);
     });
 
     test('page and per_page', async () => {
       const p2 = await api.get('/api/v1/contacts?per_page=2&page=2');
-      assert.deepEqual(
-        p2.body.data.map((c: { id: number }) => c.id),
-        [ids[0]],
-      );
+      assert.deepEqual(p2.body.data.map((c: { id: number }) => c.id), [ids[0]]);
       assert.deepEqual(p2.body.pagination, { page: 2, per_page: 2, total_pages: 2 });
       const past = await api.get('/api/v1/contacts?per_page=2&page=9');
       assert.deepEqual(past.body.data, []);
@@ -165,26 +153,14 @@ describe('contacts', () => {
 
     test('sort_by and sort_direction', async () => {
       const res = await api.get('/api/v1/contacts?sort_by=first_name&sort_direction=asc');
-      assert.deepEqual(
-        res.body.data.map((c: { first_name: string }) => c.first_name),
-        ['Amy', 'Max', 'Zed'],
-      );
+      assert.deepEqual(res.body.data.map((c: { first_name: string }) => c.first_name), ['Amy', 'Max', 'Zed']);
     });
 
     test('filters: type, search over name, email and full name', async () => {
       assert.equal((await api.get('/api/v1/contacts?type=customer')).body.data.length, 2);
-      assert.deepEqual(
-        (await api.get('/api/v1/contacts?search=gAmM')).body.data.map((c: { id: number }) => c.id),
-        [ids[2]],
-      );
-      assert.deepEqual(
-        (await api.get('/api/v1/contacts?search=amy@')).body.data.map((c: { id: number }) => c.id),
-        [ids[1]],
-      );
-      assert.deepEqual(
-        (await api.get('/api/v1/contacts?search=Zed%20Alpha')).body.data.map((c: { id: number }) => c.id),
-        [ids[0]],
-      );
+      assert.deepEqual((await api.get('/api/v1/contacts?search=gAmM')).body.data.map((c: { id: number }) => c.id), [ids[2]]);
+      assert.deepEqual((await api.get('/api/v1/contacts?search=amy@')).body.data.map((c: { id: number }) => c.id), [ids[1]]);
+      assert.deepEqual((await api.get('/api/v1/contacts?search=Zed%20Alpha')).body.data.map((c: { id: number }) => c.id), [ids[0]]);
       assert.equal((await api.get('/api/v1/contacts?search=%25')).body.data.length, 0, 'LIKE wildcards are literal');
     });
 

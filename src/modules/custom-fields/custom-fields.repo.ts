@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { recordDeletions } from '../../db/deletions.ts';
 import { fromJson } from '../../db/json.ts';
-import { type Dialect, type JsonText, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
+import { type Dialect, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
 import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { CustomFieldsTable, DB } from '../../db/schema.ts';
 import type { CustomField, CustomFieldQuery, ModuleType } from './custom-fields.schemas.ts';
@@ -32,12 +32,7 @@ export function findCustomFieldRow(db: Kysely<DB>, workspaceId: number, id: numb
   return db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
-export function updateCustomFieldRow(
-  db: Kysely<DB>,
-  workspaceId: number,
-  id: number,
-  values: Updateable<CustomFieldsTable>,
-): Promise<CustomFieldRow | undefined> {
+export function updateCustomFieldRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<CustomFieldsTable>): Promise<CustomFieldRow | undefined> {
   return db.updateTable('custom_fields').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
 }
 

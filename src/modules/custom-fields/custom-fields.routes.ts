@@ -23,47 +23,21 @@ export async function customFieldsRoutes(fastify: FastifyInstance, { db }: AppCo
       return { success: true as const, data: rows, pagination };
     },
   );
-  app.post(
-    '/custom-fields',
-    { config: write, schema: { tags, summary: 'Define a custom field', body: CustomFieldCreate, response: { 201: Ok(CustomField) } } },
-    async (req, reply) => {
-      const b = req.body;
-      const data = await transact(db, req.auth, (trx) =>
-        addCustomField(trx, req.auth.workspaceId, {
-          module_type: b.module_type,
-          key: b.key,
-          label: b.label,
-          type: b.type,
-          options: b.options ?? null,
-          required: b.required ?? false,
-        }),
-      );
-      return reply.code(201).send({ success: true as const, data }); // D3
-    },
-  );
+  app.post('/custom-fields', { config: write, schema: { tags, summary: 'Define a custom field', body: CustomFieldCreate, response: { 201: Ok(CustomField) } } }, async (req, reply) => {
+    const b = req.body;
+    const data = await transact(db, req.auth, (trx) =>
+      addCustomField(trx, req.auth.workspaceId, { module_type: b.module_type, key: b.key, label: b.label, type: b.type, options: b.options ?? null, required: b.required ?? false }),
+    );
+    return reply.code(201).send({ success: true as const, data }); // D3
+  });
   app.put(
     '/custom-fields/:id',
-    {
-      config: write,
-      schema: {
-        tags,
-        summary: "Change a custom field's label, options or required",
-        params: IdParams,
-        body: CustomFieldUpdate,
-        response: { 200: Ok(CustomField) },
-      },
-    },
-    async (req) => ({
-      success: true as const,
-      data: await transact(db, req.auth, (trx) => updateCustomField(trx, req.auth.workspaceId, req.params.id, req.body)),
-    }),
+    { config: write, schema: { tags, summary: "Change a custom field's label, options or required", params: IdParams, body: CustomFieldUpdate, response: { 200: Ok(CustomField) } } },
+    async (req) => ({ success: true as const, data: await transact(db, req.auth, (trx) => updateCustomField(trx, req.auth.workspaceId, req.params.id, req.body)) }),
   );
   app.delete(
     '/custom-fields/:id',
-    {
-      config: { ...write, envelope: deletedEnvelope },
-      schema: { tags, summary: 'Delete a custom field definition (records keep their values)', params: IdParams, response: { 200: Deleted } },
-    },
+    { config: { ...write, envelope: deletedEnvelope }, schema: { tags, summary: 'Delete a custom field definition (records keep their values)', params: IdParams, response: { 200: Deleted } } },
     async (req) => {
       await transact(db, req.auth, (trx) => removeCustomField(trx, req.auth.workspaceId, req.params.id));
       return deletedEnvelope();

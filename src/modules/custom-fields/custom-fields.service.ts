@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database.ts';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/database.ts';
 import { conflict, type Detail, invalidField, notFound, type PathSegment, ValidationError } from '../../kernel/errors.ts';
 import {
   type CustomFieldRow,
@@ -51,8 +51,7 @@ const KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** The rules of a definition, for `fieldwork custom-field add` and the API alike. */
 function checkDefinition(input: { key?: string; label?: string; type: string; options?: string[] | null }): void {
   const details: Detail[] = [];
-  if (input.key !== undefined && !KEY.test(input.key))
-    details.push({ path: ['key'], message: 'must start with a letter and hold only letters, digits and _ (max 64)' });
+  if (input.key !== undefined && !KEY.test(input.key)) details.push({ path: ['key'], message: 'must start with a letter and hold only letters, digits and _ (max 64)' });
   if (input.label !== undefined && !input.label.trim()) details.push({ path: ['label'], message: 'cannot be empty' });
   if (input.type === 'select' && input.options === null) details.push({ path: ['options'], message: 'is required for a select field' });
   if (input.type !== 'select' && input.options) details.push({ path: ['options'], message: 'applies to select fields only' });
@@ -64,15 +63,7 @@ export async function addCustomField(db: Kysely<DB>, workspaceId: number, input:
   checkDefinition(input);
   const at = now();
   try {
-    const row = await insertCustomField(db, {
-      ...input,
-      label: input.label.trim(),
-      options: toJson(input.options),
-      required: input.required ? 1 : 0,
-      workspace_id: workspaceId,
-      created_at: at,
-      updated_at: at,
-    });
+    const row = await insertCustomField(db, { ...input, label: input.label.trim(), options: toJson(input.options), required: input.required ? 1 : 0, workspace_id: workspaceId, created_at: at, updated_at: at });
     return customFieldOf(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`custom field "${input.key}" already exists on ${input.module_type}`);

@@ -17,7 +17,7 @@ export async function deletionsRoutes(fastify: FastifyInstance, { db }: AppConte
         operationId: 'listDeletions',
         summary: 'List deleted records (sync feed)',
         description:
-          "Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope.",
+          'Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent\'s scope.',
         querystring: DeletionQuery,
         response: { 200: Page(Deletion) },
       },

@@ -1,11 +1,11 @@
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { recordDeletions } from '../../db/deletions.ts';
-import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
-import { documentRefJson } from '../../db/related.ts';
 import type { DB, EventsTable } from '../../db/schema.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import { csv } from '../../kernel/schemas.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { type Dialect, dialectOf, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
+import { documentRefJson } from '../../db/related.ts';
 import { EVENT_SORT, type Event, type EventDetail, type EventQuery } from './events.schemas.ts';
 
 export const eventCodec = tableCodec<Event>()('events', { bool: ['all_day', 'multi_day', 'detached'] });
@@ -163,11 +163,20 @@ const ASSIGNEES = new Set(['assignees']);
 const DETAIL_COLUMNS = new Set(['assignees', 'job']);
 
 export async function insertEvent(db: Kysely<DB>, values: Insertable<EventsTable>) {
-  return db.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto('events')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateEvent(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<EventsTable>) {
-  const r = await db.updateTable('events').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('events')
+    .set(values)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -191,12 +200,7 @@ export async function deleteEvent(db: Kysely<DB>, workspaceId: number, id: numbe
 
 /** E21: the job and rule date of a generated visit (null for an event no rule made, or whose job is gone). */
 export async function occurrenceOf(db: Kysely<DB>, workspaceId: number, id: number): Promise<{ job_id: number; occurrence_date: string } | null> {
-  const row = await db
-    .selectFrom('events')
-    .select(['job_id', 'occurrence_date'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await db.selectFrom('events').select(['job_id', 'occurrence_date']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   return row?.job_id && row.occurrence_date ? { job_id: row.job_id, occurrence_date: row.occurrence_date } : null;
 }
 

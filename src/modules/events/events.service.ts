@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
+import { emit } from '../../outbox/emit.ts';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import { checkReferences } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
 import { spanProblems } from '../../domain/weeks.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
 import { actsAsMember, forbidden } from '../../http/roles.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
-import { emit } from '../../outbox/emit.ts';
-import { skipOccurrence, updateJob } from '../jobs/jobs.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { deleteEvent, eventCodec, findEventDetail, insertEvent, jobVisitProgress, listEvents, occurrenceOf, setAssignees, updateEvent } from './events.repo.ts';
+import { skipOccurrence, updateJob } from '../jobs/jobs.service.ts';
 import type { Event, EventCreate, EventDetail, EventQuery, EventStatusBody, EventUpdate } from './events.schemas.ts';
 
 export interface EventsService extends CrudService<EventQuery, EventCreate, EventUpdate, Event, EventDetail> {
@@ -46,13 +46,7 @@ function changesVisit(existing: EventDetail, fields: Omit<EventUpdate, 'assignee
   if (keys.some((k) => fields[k] !== undefined && fields[k] !== existing[k])) return true;
   if (!assignees) return false;
   const now = [...assignees].sort().join();
-  return (
-    now !==
-    [...existing.assignee_ids]
-      .map((u) => u.toLowerCase())
-      .sort()
-      .join()
-  );
+  return now !== [...existing.assignee_ids].map((u) => u.toLowerCase()).sort().join();
 }
 
 /** A14: a member's session changes only the status of a visit assigned to it. */
@@ -73,8 +67,7 @@ async function advanceJob(trx: Kysely<DB>, workspaceId: number, event: EventDeta
   const progress = await jobVisitProgress(trx, workspaceId, event.job_id);
   if (!progress || progress.status === 'completed' || progress.status === 'cancelled') return;
   if (event.status === 'completed' && progress.open === 0) await updateJob(trx, workspaceId, event.job_id, { status: 'completed' }, horizonDays);
-  else if (progress.status === 'draft' || progress.status === 'scheduled')
-    await updateJob(trx, workspaceId, event.job_id, { status: 'in_progress' }, horizonDays);
+  else if (progress.status === 'draft' || progress.status === 'scheduled') await updateJob(trx, workspaceId, event.job_id, { status: 'in_progress' }, horizonDays);
 }
 
 export function eventsService({ db, config }: AppContext): EventsService {
@@ -104,11 +97,7 @@ export function eventsService({ db, config }: AppContext): EventsService {
       transact(db, auth, async (trx) => {
         const existing = await findEventDetail(trx, auth.workspaceId, id);
         if (!existing) throw notFound('Event');
-        requireMemberStatusChange(
-          auth,
-          existing,
-          Object.keys(body).filter((k) => body[k as keyof EventUpdate] !== undefined),
-        );
+        requireMemberStatusChange(auth, existing, Object.keys(body).filter((k) => body[k as keyof EventUpdate] !== undefined));
         const { assignee_ids, ...fields } = body;
         const assignees = normalizeAssignees(assignee_ids);
         // The rules hold for the record as it will be, not only for the fields sent.

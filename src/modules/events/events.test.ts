@@ -383,15 +383,10 @@ describe('events', () => {
       assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-06&sort_direction=asc')), [e[2], e[3]], 'still running or later');
       assert.deepEqual(ids(await list.get('/api/v1/events?starts_on_or_before=2024-07-01')), [e[0]]);
       // A visit longer than any widening of the range still overlaps it.
-      const long = (await list.post('/api/v1/events', { name: 'Long build', start_date: '2024-05-01', end_date: '2024-09-30', all_day: true, multi_day: true }))
-        .body.data.id as number;
+      const long = (await list.post('/api/v1/events', { name: 'Long build', start_date: '2024-05-01', end_date: '2024-09-30', all_day: true, multi_day: true })).body.data.id as number;
       try {
         assert.deepEqual(ids(await list.get('/api/v1/events?ends_on_or_after=2024-07-20&starts_on_or_before=2024-07-26')), [long]);
-        assert.deepEqual(
-          ids(await otherApi().get('/api/v1/events?ends_on_or_after=2024-07-20&starts_on_or_before=2024-07-26')),
-          [],
-          'another workspace sees none',
-        );
+        assert.deepEqual(ids(await otherApi().get('/api/v1/events?ends_on_or_after=2024-07-20&starts_on_or_before=2024-07-26')), [], 'another workspace sees none');
       } finally {
         await list.delete(`/api/v1/events/${long}`);
       }

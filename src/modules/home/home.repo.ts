@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { shapedQuery } from '../../db/shaped.ts';
@@ -8,24 +8,14 @@ import { shapedQuery } from '../../db/shaped.ts';
 // the app's first page, and building them cost more than running the counts.
 
 const requestsWithStatus = prepared({ ws: 'number', status: 'string' }, (db, p) =>
-  db
-    .selectFrom('requests')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', p.ws)
-    .where('status', '=', p.status),
+  db.selectFrom('requests').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', p.ws).where('status', '=', p.status),
 );
-export const countRequestsWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) =>
-  Number((await requestsWithStatus(db, { ws: workspaceId, status }))[0]!.n);
+export const countRequestsWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) => Number((await requestsWithStatus(db, { ws: workspaceId, status }))[0]!.n);
 
 const quotesWithStatus = prepared({ ws: 'number', status: 'string' }, (db, p) =>
-  db
-    .selectFrom('quotes')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', p.ws)
-    .where('status', '=', p.status),
+  db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', p.ws).where('status', '=', p.status),
 );
-export const countQuotesWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) =>
-  Number((await quotesWithStatus(db, { ws: workspaceId, status }))[0]!.n);
+export const countQuotesWithStatus = async (db: Kysely<DB>, workspaceId: number, status: string) => Number((await quotesWithStatus(db, { ws: workspaceId, status }))[0]!.n);
 
 const jobsToInvoice = prepared({ ws: 'number' }, (db, p) =>
   db
@@ -33,9 +23,7 @@ const jobsToInvoice = prepared({ ws: 'number' }, (db, p) =>
     .select((eb) => eb.fn.countAll().as('n'))
     .where('jobs.workspace_id', '=', p.ws)
     .where('jobs.status', '=', 'completed')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('invoices').select('invoices.id').where('invoices.workspace_id', '=', p.ws).whereRef('invoices.job_id', '=', 'jobs.id'))),
-    ),
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('invoices').select('invoices.id').where('invoices.workspace_id', '=', p.ws).whereRef('invoices.job_id', '=', 'jobs.id')))),
 );
 
 /** Completed jobs that no invoice names. */
@@ -91,13 +79,7 @@ export async function paymentsByMonth(db: Kysely<DB>, workspaceId: number, fromD
 }
 
 const latest = shapedQuery((db, v: { ws: number; events: readonly string[]; limit: number }) =>
-  db
-    .selectFrom('outbox')
-    .select(['event', 'payload', 'created_at'])
-    .where('workspace_id', '=', v.ws)
-    .where('event', 'in', v.events)
-    .orderBy('id', 'desc')
-    .limit(v.limit),
+  db.selectFrom('outbox').select(['event', 'payload', 'created_at']).where('workspace_id', '=', v.ws).where('event', 'in', v.events).orderBy('id', 'desc').limit(v.limit),
 );
 
 /** The latest outbox rows (domain events) among `events`, newest first. */

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { fromJson } from '../../db/json.ts';
 import { fromCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { type AuthContext, hasScope } from '../../http/auth.ts';
 import type { DomainEvent } from '../../outbox/emit.ts';
-import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import {
   countJobsToInvoice,
   countQuotesWithStatus,
@@ -15,6 +14,7 @@ import {
   paymentsByMonth,
   usersByUuid,
 } from './home.repo.ts';
+import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import type { Activity, HomeQuery, HomeSummary } from './home.schemas.ts';
 
 /** Each event's resource (its path under /api/v1) and the read scope that shows it. */
@@ -68,17 +68,7 @@ function readableEventsOf(scopes: readonly string[]): DomainEvent[] {
 }
 
 interface EventPayload {
-  data?: {
-    id?: number;
-    invoice_id?: number;
-    number?: number;
-    name?: string | null;
-    title?: string | null;
-    first_name?: string;
-    last_name?: string;
-    status?: string;
-    created_by?: string | { id?: string } | null;
-  };
+  data?: { id?: number; invoice_id?: number; number?: number; name?: string | null; title?: string | null; first_name?: string; last_name?: string; status?: string; created_by?: string | { id?: string } | null };
 }
 
 /**

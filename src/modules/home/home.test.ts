@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import type { Kysely } from 'kysely';
 import * as paymentDays from '../../db/migrations/0022-payment-days.ts';
 import type { DB } from '../../db/schema.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { monthStart } from './home.service.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // A2: GET /api/v1/home, the one operation behind the app's Home page.
 describe('home', () => {
@@ -48,12 +48,7 @@ describe('home', () => {
     await api.post('/api/v1/requests', { name: 'Gutters', contact_id: contact.id });
     const responded = (await api.post('/api/v1/requests', { name: 'Old one', contact_id: contact.id })).body.data;
     assert.equal((await api.put(`/api/v1/requests/${responded.id}`, { status: 'responded' })).status, 200);
-    await api.post('/api/v1/quotes', {
-      name: 'Q1',
-      contact_id: contact.id,
-      status: 'awaiting_response',
-      line_items: [{ name: 'A', unitPrice: 10, quantity: 1 }],
-    });
+    await api.post('/api/v1/quotes', { name: 'Q1', contact_id: contact.id, status: 'awaiting_response', line_items: [{ name: 'A', unitPrice: 10, quantity: 1 }] });
     await api.post('/api/v1/quotes', { name: 'Q2', contact_id: contact.id, status: 'draft', line_items: [{ name: 'A', unitPrice: 10, quantity: 1 }] });
     const done = (await api.post('/api/v1/jobs', { name: 'Done, invoiced', contact_id: contact.id, status: 'completed' })).body.data;
     await api.post('/api/v1/jobs', { name: 'Done, not invoiced', contact_id: contact.id, status: 'completed' });
@@ -94,10 +89,7 @@ describe('home', () => {
     assert.equal((await api.get('/api/v1/home?activity_limit=3')).body.data.activity.length, 3);
 
     const theirs = (await other.get('/api/v1/home')).body.data;
-    assert.deepEqual(
-      [theirs.new_requests, theirs.quotes_awaiting_response, theirs.jobs_to_invoice, theirs.overdue_invoices.count, theirs.activity.length],
-      [0, 0, 0, 0, 0],
-    );
+    assert.deepEqual([theirs.new_requests, theirs.quotes_awaiting_response, theirs.jobs_to_invoice, theirs.overdue_invoices.count, theirs.activity.length], [0, 0, 0, 0, 0]);
   });
 
   test('scopes: each section needs its read scope (null without), activity only of readable resources; no read scope: 403', async () => {
@@ -117,12 +109,8 @@ describe('home', () => {
   const daysOf = async (db: Kysely<DB>, table: 'payment_days' | 'invoice_payments') => {
     const q =
       table === 'payment_days'
-        ? sql<{
-            k: string;
-          }>`select workspace_id || ' ' || paid_on || ' ' || sum(cents) || ' ' || sum(n) as k from payment_days group by workspace_id, paid_on having sum(n) <> 0`
-        : sql<{
-            k: string;
-          }>`select workspace_id || ' ' || paid_on || ' ' || sum(amount_cents) || ' ' || count(*) as k from invoice_payments group by workspace_id, paid_on`;
+        ? sql<{ k: string }>`select workspace_id || ' ' || paid_on || ' ' || sum(cents) || ' ' || sum(n) as k from payment_days group by workspace_id, paid_on having sum(n) <> 0`
+        : sql<{ k: string }>`select workspace_id || ' ' || paid_on || ' ' || sum(amount_cents) || ' ' || count(*) as k from invoice_payments group by workspace_id, paid_on`;
     return (await q.execute(db)).rows.map((r) => r.k).sort();
   };
 
@@ -133,24 +121,15 @@ describe('home', () => {
     const a = await invoice(1000, 'sent', {}, fresh);
     const b = await invoice(50, 'sent', {}, fresh);
     // Ten at once: on PostgreSQL, from several connections into the day's slots.
-    const paid = await Promise.all(
-      Array.from({ length: 10 }, () => fresh.post(`/api/v1/invoices/${a.id}/payments`, { amount: 1.5, method: 'card', paid_on: thisMonth })),
-    );
-    assert.deepEqual(
-      paid.map((r) => r.status),
-      Array(10).fill(201),
-    );
+    const paid = await Promise.all(Array.from({ length: 10 }, () => fresh.post(`/api/v1/invoices/${a.id}/payments`, { amount: 1.5, method: 'card', paid_on: thisMonth })));
+    assert.deepEqual(paid.map((r) => r.status), Array(10).fill(201));
     await fresh.post(`/api/v1/invoices/${b.id}/payments`, { amount: 10, method: 'cash', paid_on: `${thisMonth.slice(0, 7)}-02` });
     assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 25, count: 11 });
     assert.equal((await fresh.delete(`/api/v1/invoices/${a.id}/payments/${paid[0].body.data.id}`)).status, 200);
     assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 23.5, count: 10 });
     assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
     // No route edits a payment, but an edit made in SQL moves its day too.
-    await t.db
-      .updateTable('invoice_payments')
-      .set({ paid_on: `${thisMonth.slice(0, 7)}-03`, amount_cents: 400 })
-      .where('id', '=', paid[1].body.data.id)
-      .execute();
+    await t.db.updateTable('invoice_payments').set({ paid_on: `${thisMonth.slice(0, 7)}-03`, amount_cents: 400 }).where('id', '=', paid[1].body.data.id).execute();
     assert.deepEqual(await month(), { month: thisMonth.slice(0, 7), amount: 26, count: 10 });
     assert.deepEqual(await daysOf(t.db, 'payment_days'), await daysOf(t.db, 'invoice_payments'));
     // A workspace's cascade delete takes its days (and counts none of its payments).

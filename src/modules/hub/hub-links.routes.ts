@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
+import type { AppContext } from '../../http/context.ts';
 import { transact } from '../../http/transact.ts';
 import { Deleted, IdParams, Ok, Timestamp } from '../../kernel/schemas.ts';
 import { createHubLink, revokeHubLinks } from './hub.service.ts';
@@ -36,13 +36,7 @@ export async function hubLinksRoutes(fastify: FastifyInstance, { db, config }: A
     '/contacts/:id/hub-links',
     {
       config: { scope: 'contacts:write', notFound: { id: 'Contact' }, envelope: deletedEnvelope },
-      schema: {
-        operationId: 'revokeHubLinks',
-        tags: ['Contact'],
-        summary: "Revoke every link to the contact's customer hub",
-        params: IdParams,
-        response: { 200: Deleted },
-      },
+      schema: { operationId: 'revokeHubLinks', tags: ['Contact'], summary: "Revoke every link to the contact's customer hub", params: IdParams, response: { 200: Deleted } },
     },
     async (req) => {
       await transact(db, req.auth, (trx) => revokeHubLinks(trx, req.auth.workspaceId, req.params.id));

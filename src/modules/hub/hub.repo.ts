@@ -132,13 +132,7 @@ const lastByCustomer = (eb: ExpressionBuilder<DB, 'quotes'>) =>
     .as('last_by_customer');
 
 const hubQuoteQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }, (db, p) =>
-  db
-    .selectFrom('quotes')
-    .selectAll('quotes')
-    .select(lastByCustomer)
-    .where('quotes.workspace_id', '=', p.ws)
-    .where('quotes.contact_id', '=', p.contact)
-    .where('quotes.id', '=', p.id),
+  db.selectFrom('quotes').selectAll('quotes').select(lastByCustomer).where('quotes.workspace_id', '=', p.ws).where('quotes.contact_id', '=', p.contact).where('quotes.id', '=', p.id),
 );
 
 /** The quote as the hub may show it (see hubQuote), or undefined. */
@@ -149,21 +143,7 @@ function visibleQuote(row: { status: string }, quote: Quote, lastBy: unknown) {
 }
 const LAST_BY_CUSTOMER = new Set(['last_by_customer']);
 // The link's columns the statement adds to the quote's (first_name and the rest).
-const LINK_QUOTE_EXTRA = new Set([
-  'last_by_customer',
-  'first_name',
-  'last_name',
-  'workspace_name',
-  'currency',
-  'country',
-  'timezone',
-  'address',
-  'phone',
-  'email',
-  'website',
-  'tax_number',
-  'logo_key',
-]);
+const LINK_QUOTE_EXTRA = new Set(['last_by_customer', 'first_name', 'last_name', 'workspace_name', 'currency', 'country', 'timezone', 'address', 'phone', 'email', 'website', 'tax_number', 'logo_key']);
 
 /**
  * The contact's quote as the hub may show it: not a draft, unless the customer's
@@ -233,13 +213,7 @@ export async function lastStatusComment(db: Kysely<DB>, workspaceId: number, quo
 }
 
 const hubInvoiceQuery = prepared({ ws: 'number', contact: 'number', id: 'number' }, (db, p) =>
-  db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('workspace_id', '=', p.ws)
-    .where('contact_id', '=', p.contact)
-    .where('id', '=', p.id)
-    .where('status', '!=', 'draft'),
+  db.selectFrom('invoices').selectAll().where('workspace_id', '=', p.ws).where('contact_id', '=', p.contact).where('id', '=', p.id).where('status', '!=', 'draft'),
 );
 
 /** The contact's invoice, not a draft. */

@@ -7,15 +7,12 @@ import type { AppContext } from '../../http/context.ts';
 import { rateLimiter } from '../../http/rate-limit.ts';
 import { AppError, ValidationError } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
-import { sendPdf } from '../pdf/pdf.routes.ts';
-import { invoicePdf, quotePdf } from '../pdf/pdf.service.ts';
-import { filesFor } from '../uploads/files.ts';
 import {
   answerQuote,
   confirmHubEvent,
-  HubLinkExpired,
   homePage,
   hubDocument,
+  HubLinkExpired,
   hubNotFound,
   hubRequest,
   invoicePage,
@@ -25,6 +22,9 @@ import {
   readRequest,
   requestPage,
 } from './hub.service.ts';
+import { sendPdf } from '../pdf/pdf.routes.ts';
+import { invoicePdf, quotePdf } from '../pdf/pdf.service.ts';
+import { filesFor } from '../uploads/files.ts';
 
 export interface HubOptions extends AppContext {
   redis: Redis | null;
@@ -136,10 +136,7 @@ export async function hubRoutes(app: FastifyInstance, options: HubOptions) {
         return render(reply, 400, 'quote', { ...page, base: base(req), error: { form: answer, text: err.details?.[0]?.message ?? 'Please check the form.' } });
       }
       await answerQuote(db, token, id, answer, input);
-      return reply
-        .code(303)
-        .header('location', `${base(req)}/quotes/${encodeURIComponent(id)}`)
-        .send();
+      return reply.code(303).header('location', `${base(req)}/quotes/${encodeURIComponent(id)}`).send();
     });
   }
 
@@ -178,10 +175,7 @@ export async function hubRoutes(app: FastifyInstance, options: HubOptions) {
     const values = typeof req.body === 'object' && req.body ? req.body : {};
     try {
       const number = await hubRequest(db, token, readRequest(req.body));
-      return reply
-        .code(303)
-        .header('location', `${base(req)}/request?sent=${number}`)
-        .send();
+      return reply.code(303).header('location', `${base(req)}/request?sent=${number}`).send();
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       const page = await requestPage(db, token);

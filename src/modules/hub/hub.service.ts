@@ -3,8 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { documentView, type PricedDocument } from '../../domain/document-view.ts';
+import { logoPath } from '../workspace/logo.ts';
 import { businessLines, formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
+import { documentView, type PricedDocument } from '../../domain/document-view.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { transact } from '../../http/transact.ts';
@@ -17,11 +18,10 @@ import { quotes, setQuoteApproval } from '../quotes/quotes.repo.ts';
 import type { Quote } from '../quotes/quotes.schemas.ts';
 import { setQuoteStatus } from '../quotes/quotes.service.ts';
 import { createRequest } from '../requests/requests.service.ts';
-import { logoPath } from '../workspace/logo.ts';
 import {
   confirmEvent,
-  contactOf,
   deleteHubLinks,
+  contactOf,
   findExpiredHubLinkBusiness,
   findHubLink,
   findHubLinkQuote,
@@ -62,13 +62,7 @@ export async function mintHubLink(trx: Kysely<DB>, workspaceId: number, contactI
   const token = randomBytes(32).toString('base64url');
   const at = Date.now();
   const expires_at = new Date(at + config.hubLinkTtl).toISOString();
-  await insertHubLink(trx, {
-    workspace_id: workspaceId,
-    contact_id: contactId,
-    token_hash: hashToken(token),
-    expires_at,
-    created_at: new Date(at).toISOString(),
-  });
+  await insertHubLink(trx, { workspace_id: workspaceId, contact_id: contactId, token_hash: hashToken(token), expires_at, created_at: new Date(at).toISOString() });
   return { url: `${config.publicUrl}/hub/${token}${path}`, expires_at };
 }
 
@@ -246,10 +240,7 @@ function viewOf(hub: HubContext, doc: PricedDocument) {
   };
 }
 
-export type QuoteOutcome =
-  | { kind: 'approved'; signature: string; at: string; message: string | null }
-  | { kind: 'changes' | 'declined'; message: string | null }
-  | null;
+export type QuoteOutcome = { kind: 'approved'; signature: string; at: string; message: string | null } | { kind: 'changes' | 'declined'; message: string | null } | null;
 
 export async function quotePage(db: Kysely<DB>, token: string, id: string) {
   const { hub, quote, changesRequested } = await hubDocument(db, token, 'quote', id);
@@ -261,12 +252,7 @@ export async function quotePage(db: Kysely<DB>, token: string, id: string) {
   if (changesRequested) outcome = { kind: 'changes', message: last?.comment ?? null };
   else if (quote.status === 'declined' && byCustomer) outcome = { kind: 'declined', message: last?.comment ?? null };
   else if (quote.approval && quote.status !== 'awaiting_response') {
-    outcome = {
-      kind: 'approved',
-      signature: quote.approval.signature_name,
-      at: formatInstant(quote.approval.approved_at, hub.timezone),
-      message: quote.approval.message,
-    };
+    outcome = { kind: 'approved', signature: quote.approval.signature_name, at: formatInstant(quote.approval.approved_at, hub.timezone), message: quote.approval.message };
   }
   return {
     token,
@@ -351,13 +337,7 @@ export function readAnswer(answer: QuoteAnswer, body: unknown): { signature?: st
  * status moves through the quote service (its events and notifications), the
  * change is marked as the customer's, and the team hears of it.
  */
-export async function answerQuote(
-  db: Kysely<DB>,
-  token: string,
-  id: string,
-  answer: QuoteAnswer,
-  input: { signature?: string; message: string | null },
-): Promise<void> {
+export async function answerQuote(db: Kysely<DB>, token: string, id: string, answer: QuoteAnswer, input: { signature?: string; message: string | null }): Promise<void> {
   const hub = await resolveHub(db, token);
   const quoteId = hubId(id);
   await transact(db, {}, async (trx) => {
@@ -374,22 +354,15 @@ export async function answerQuote(
     } else {
       await setQuoteStatus(trx, hub.workspaceId, null, quoteId, answer === 'decline' ? 'declined' : 'draft', input.message, true);
     }
-    await notifyRoles(
-      trx,
-      hub.workspaceId,
-      'quote_customer_response',
-      ADMINS_AND_MANAGERS,
-      { type: 'quote', id: quoteId },
-      {
-        quote_id: quoteId,
-        number: row.number,
-        name: row.name,
-        contact_id: hub.contactId,
-        response: RESPONSE[answer],
-        message: input.message,
-        ...(input.signature && { signature_name: input.signature }),
-      },
-    );
+    await notifyRoles(trx, hub.workspaceId, 'quote_customer_response', ADMINS_AND_MANAGERS, { type: 'quote', id: quoteId }, {
+      quote_id: quoteId,
+      number: row.number,
+      name: row.name,
+      contact_id: hub.contactId,
+      response: RESPONSE[answer],
+      message: input.message,
+      ...(input.signature && { signature_name: input.signature }),
+    });
   });
 }
 
@@ -437,5 +410,6 @@ export async function hubRequest(db: Kysely<DB>, token: string, input: ReturnTyp
 
 export async function requestPage(db: Kysely<DB>, token: string) {
   const hub = await resolveHub(db, token);
-  return { token, business: hub.business, businessLines: hub.businessLines, logo: hub.logo, contactName: hub.contactName };
+  return { token, business: hub.business, businessLines: hub.businessLines,
+    logo: hub.logo, contactName: hub.contactName };
 }

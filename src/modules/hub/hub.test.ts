@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, outboxEvents, seedUser, seedWorkspace, type TestApp, withinOneWindow } from '../../../test/helpers.ts';
-import { pdfText } from '../../../test/pdf-text.ts';
 import { addCustomField } from '../custom-fields/custom-fields.service.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
+import { pdfText } from '../../../test/pdf-text.ts';
 
 // EXTENSIONS E7, E8, E8a: hub links, the hub's pages and forms, and what they refuse.
 
@@ -42,12 +42,7 @@ describe('customer hub', () => {
     return { status: res.statusCode, body: res.body, headers: res.headers };
   };
   const contact = async (w: Ws = ws, fields: Record<string, unknown> = {}) => {
-    const res = await client(t.app, w.token).post('/api/v1/contacts', {
-      first_name: 'Carla',
-      last_name: 'Customer',
-      email: `c${randomBytes(3).toString('hex')}@example.test`,
-      ...fields,
-    });
+    const res = await client(t.app, w.token).post('/api/v1/contacts', { first_name: 'Carla', last_name: 'Customer', email: `c${randomBytes(3).toString('hex')}@example.test`, ...fields });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.data.id as number;
   };
@@ -103,7 +98,7 @@ describe('customer hub', () => {
       assert.notEqual((await api.post(`/api/v1/contacts/${id}/hub-link`)).body.data.url, res.body.data.url);
     });
 
-    test("hub-link: another workspace's or an absent contact is 404; a read-only key is 403", async () => {
+    test('hub-link: another workspace\'s or an absent contact is 404; a read-only key is 403', async () => {
       const other = await seedWorkspace(t.db);
       const theirs = await contact(other);
       assert.equal((await api.post(`/api/v1/contacts/${theirs}/hub-link`)).status, 404);
@@ -113,7 +108,7 @@ describe('customer hub', () => {
       assert.equal(await t.db.selectFrom('hub_links').select('id').where('contact_id', '=', theirs).executeTakeFirst(), undefined);
     });
 
-    test("DELETE /contacts/:id/hub-links revokes every link of the contact (D12 envelope), not other contacts'", async () => {
+    test('DELETE /contacts/:id/hub-links revokes every link of the contact (D12 envelope), not other contacts\'', async () => {
       const id = await contact();
       const [a, b] = [await link(id), await link(id)];
       const keep = await link(await contact());
@@ -133,13 +128,7 @@ describe('customer hub', () => {
       const send = async (type: string, moduleId: number) => {
         const res = await api.post('/api/v1/notifications', { type, module_id: moduleId });
         assert.equal(res.status, 201, JSON.stringify(res.body));
-        const m = await t.db
-          .selectFrom('messages')
-          .selectAll()
-          .where('workspace_id', '=', ws.workspace.id)
-          .where('channel', '=', 'email')
-          .orderBy('id', 'desc')
-          .executeTakeFirstOrThrow();
+        const m = await t.db.selectFrom('messages').selectAll().where('workspace_id', '=', ws.workspace.id).where('channel', '=', 'email').orderBy('id', 'desc').executeTakeFirstOrThrow();
         return m;
       };
       const first = await send('quote_to_customer', q);
@@ -160,8 +149,7 @@ describe('customer hub', () => {
       assert.equal((await hub('GET', invUrl[1])).status, 200);
 
       const job = (await api.post('/api/v1/jobs', { contact_id: id, name: 'Roof' })).body.data.id;
-      const event = (await api.post('/api/v1/events', { start_date: '2099-01-02', end_date: '2099-01-02', start_time: '09:00', job_id: job, name: 'Visit' }))
-        .body.data.id;
+      const event = (await api.post('/api/v1/events', { start_date: '2099-01-02', end_date: '2099-01-02', start_time: '09:00', job_id: job, name: 'Visit' })).body.data.id;
       const reminder = await send('appointment_reminder', event);
       const home = /http:\/\/fieldwork\.test(\/hub\/[A-Za-z0-9_-]{43})(\s|$)/.exec(reminder.body_text);
       assert.ok(home, reminder.body_text);
@@ -213,14 +201,7 @@ describe('customer hub', () => {
       const foreign = await quote(await contact(other), 'awaiting_response', other);
       const draft = await quote(mine, 'draft');
       const draftInvoice = (await api.post('/api/v1/invoices', { contact_id: mine, name: 'Draft' })).body.data.id;
-      for (const url of [
-        `${path}/quotes/${neighbour}`,
-        `${path}/quotes/${foreign}`,
-        `${path}/quotes/${draft}`,
-        `${path}/invoices/${draftInvoice}`,
-        `${path}/quotes/abc`,
-        `${path}/quotes/0`,
-      ]) {
+      for (const url of [`${path}/quotes/${neighbour}`, `${path}/quotes/${foreign}`, `${path}/quotes/${draft}`, `${path}/invoices/${draftInvoice}`, `${path}/quotes/abc`, `${path}/quotes/0`]) {
         const res = await hub('GET', url);
         assert.equal(res.status, 404, url);
         assert.ok(!res.body.includes('Roof'));
@@ -295,7 +276,7 @@ describe('customer hub', () => {
       assert.doesNotMatch(page.body, /\$\d/, 'no dollar amounts');
     });
 
-    test("E9 from the hub: the PDFs of the link's quote and invoice; a draft, another contact's document, a bad token: 404", async () => {
+    test('E9 from the hub: the PDFs of the link\'s quote and invoice; a draft, another contact\'s document, a bad token: 404', async () => {
       const id = await contact(ws, { first_name: 'Petra', last_name: 'Pdf' });
       const path = await link(id);
       const q = await quote(id);
@@ -320,12 +301,7 @@ describe('customer hub', () => {
       assert.equal(invoiceRes.headers['content-disposition'], `attachment; filename="invoice-${inv.number}.pdf"`);
       assert.match((await pdfText(invoiceRes.rawPayload)).map((p) => p.text).join(' '), /Boiler service/);
 
-      for (const url of [
-        `${path}/quotes/${draft}/pdf`,
-        `${path}/quotes/${stranger}/pdf`,
-        `${path}/invoices/${q}/pdf`,
-        `/hub/${'x'.repeat(43)}/quotes/${q}/pdf`,
-      ]) {
+      for (const url of [`${path}/quotes/${draft}/pdf`, `${path}/quotes/${stranger}/pdf`, `${path}/invoices/${q}/pdf`, `/hub/${'x'.repeat(43)}/quotes/${q}/pdf`]) {
         const res = await pdf(url);
         assert.equal(res.statusCode, 404, url);
         assert.match(String(res.headers['content-type']), /text\/html/);
@@ -341,17 +317,9 @@ describe('customer hub', () => {
       await api.put(`/api/v1/invoices/${inv}/status`, { status: 'sent' });
       await api.post(`/api/v1/invoices/${inv}/payments`, { amount: 30 });
       const job = (await api.post('/api/v1/jobs', { contact_id: id })).body.data.id;
-      await api.post('/api/v1/events', {
-        start_date: '2099-05-06',
-        end_date: '2099-05-06',
-        start_time: '14:30',
-        end_time: '15:30',
-        job_id: job,
-        name: 'Upcoming visit',
-      });
+      await api.post('/api/v1/events', { start_date: '2099-05-06', end_date: '2099-05-06', start_time: '14:30', end_time: '15:30', job_id: job, name: 'Upcoming visit' });
       await api.post('/api/v1/events', { start_date: '2000-05-06', end_date: '2000-05-06', job_id: job, name: 'Past visit' });
-      const cancelled = (await api.post('/api/v1/events', { start_date: '2099-05-07', end_date: '2099-05-07', job_id: job, name: 'Cancelled visit' })).body.data
-        .id;
+      const cancelled = (await api.post('/api/v1/events', { start_date: '2099-05-07', end_date: '2099-05-07', job_id: job, name: 'Cancelled visit' })).body.data.id;
       await api.put(`/api/v1/events/${cancelled}/status`, { status: 'cancelled' });
       const res = await hub('GET', path);
       assert.equal(res.status, 200);
@@ -385,21 +353,11 @@ describe('customer hub', () => {
     test('issue 25: the quote page shows its message and payment instructions, the invoice page its message and how to pay', async () => {
       const id = await contact();
       const path = await link(id);
-      const q = await quote(id, 'awaiting_response', ws, {
-        message: 'Thanks for having us out.\nWe can start Monday.',
-        payment_instructions: 'Deposit by bank transfer & <card>',
-      });
+      const q = await quote(id, 'awaiting_response', ws, { message: 'Thanks for having us out.\nWe can start Monday.', payment_instructions: 'Deposit by bank transfer & <card>' });
       const quotePage = (await hub('GET', `${path}/quotes/${q}`)).body;
       assert.ok(quotePage.includes('Thanks for having us out.\nWe can start Monday.'), quotePage);
       assert.ok(quotePage.includes('Deposit by bank transfer &amp; &lt;card&gt;'), 'escaped');
-      const inv = (
-        await api.post('/api/v1/invoices', {
-          contact_id: id,
-          line_items: [{ name: 'Work', unitPrice: 10 }],
-          message: 'Thank you for your business.',
-          payment_instructions: 'Pay to IBAN DE00 1234',
-        })
-      ).body.data.id;
+      const inv = (await api.post('/api/v1/invoices', { contact_id: id, line_items: [{ name: 'Work', unitPrice: 10 }], message: 'Thank you for your business.', payment_instructions: 'Pay to IBAN DE00 1234' })).body.data.id;
       await api.put(`/api/v1/invoices/${inv}/status`, { status: 'sent' });
       const invoicePage = (await hub('GET', `${path}/invoices/${inv}`)).body;
       assert.match(invoicePage, /Thank you for your business\./);
@@ -425,18 +383,7 @@ describe('customer hub', () => {
       const q = await quote(id, 'awaiting_response', ws, { deposit: 20, deposit_unit: '$', expire_on: '2099-03-05', discount: 10, discount_unit: '$' });
       const res = await hub('GET', `${path}/quotes/${q}`);
       assert.equal(res.status, 200);
-      for (const text of [
-        'Tiles',
-        'Clay tiles',
-        '3 × $40.00 = <span class="strong">$120.00',
-        'Gutter guard <span class="tag">Optional</span>',
-        '$120.00',
-        '$10.00',
-        '$11.00',
-        '$121.00',
-        '$20.00',
-        'March 5, 2099',
-      ]) {
+      for (const text of ['Tiles', 'Clay tiles', '3 × $40.00 = <span class="strong">$120.00', 'Gutter guard <span class="tag">Optional</span>', '$120.00', '$10.00', '$11.00', '$121.00', '$20.00', 'March 5, 2099']) {
         assert.ok(res.body.includes(text), `shows ${text}`);
       }
       for (const action of ['approve', 'request-changes', 'decline']) assert.match(res.body, new RegExp(`action="${path}/quotes/${q}/${action}"`));
@@ -445,11 +392,7 @@ describe('customer hub', () => {
 
     test('approve (form post): 303 to the page showing it; accepted, one job, quote_accepted, approval on the GET; team notified; twice is 409', async () => {
       const owner = ws.owner.user_id;
-      const [admin, manager, member] = [
-        await seedUser(t.db, ws.workspace.id, 'admin'),
-        await seedUser(t.db, ws.workspace.id, 'manager'),
-        await seedUser(t.db, ws.workspace.id, 'member'),
-      ];
+      const [admin, manager, member] = [await seedUser(t.db, ws.workspace.id, 'admin'), await seedUser(t.db, ws.workspace.id, 'manager'), await seedUser(t.db, ws.workspace.id, 'member')];
       const id = await contact();
       const path = await link(id);
       const q = await quote(id);
@@ -488,19 +431,12 @@ describe('customer hub', () => {
 
     test('notify.quote_customer_response=false silences it for one user', async () => {
       const manager = await seedUser(t.db, ws.workspace.id, 'manager');
-      await t.db
-        .updateTable('users')
-        .set({ preferences: JSON.stringify({ quote_customer_response: false }) })
-        .where('user_id', '=', manager.user_id)
-        .execute();
+      await t.db.updateTable('users').set({ preferences: JSON.stringify({ quote_customer_response: false }) }).where('user_id', '=', manager.user_id).execute();
       const id = await contact();
       const q = await quote(id);
       assert.equal((await hub('POST', `${await link(id)}/quotes/${q}/decline`, {})).status, 303);
       assert.equal((await listInbox(t.db, ws.workspace.id, manager.user_id)).filter((x) => x.name === 'quote_customer_response').length, 0);
-      assert.equal(
-        (await listInbox(t.db, ws.workspace.id, ws.owner.user_id)).filter((x) => x.name === 'quote_customer_response' && x.module_id === q).length,
-        1,
-      );
+      assert.equal((await listInbox(t.db, ws.workspace.id, ws.owner.user_id)).filter((x) => x.name === 'quote_customer_response' && x.module_id === q).length, 1);
     });
 
     test('an empty signature, a missing change request message: 400 on the page, nothing changed', async () => {
@@ -590,32 +526,12 @@ describe('customer hub', () => {
     test('invoice page: number, items, totals, amount paid, balance, due date, payments', async () => {
       const id = await contact();
       const path = await link(id);
-      const inv = (
-        await api.post('/api/v1/invoices', {
-          contact_id: id,
-          name: 'April',
-          due_date: '2099-04-30',
-          line_items: [{ name: 'Mowing', quantity: 2, unitPrice: 50 }],
-        })
-      ).body.data;
+      const inv = (await api.post('/api/v1/invoices', { contact_id: id, name: 'April', due_date: '2099-04-30', line_items: [{ name: 'Mowing', quantity: 2, unitPrice: 50 }] })).body.data;
       await api.put(`/api/v1/invoices/${inv.id}/status`, { status: 'sent' });
       await api.post(`/api/v1/invoices/${inv.id}/payments`, { amount: 25.5, method: 'bank_transfer', paid_on: '2099-04-01' });
       const res = await hub('GET', `${path}/invoices/${inv.id}`);
       assert.equal(res.status, 200);
-      for (const text of [
-        `Invoice #${inv.number}`,
-        'April',
-        'Mowing',
-        '2 × $50.00',
-        '$100.00',
-        'Amount paid',
-        '$25.50',
-        'Balance',
-        '$74.50',
-        'April 30, 2099',
-        'April 1, 2099',
-        'bank transfer',
-      ]) {
+      for (const text of [`Invoice #${inv.number}`, 'April', 'Mowing', '2 × $50.00', '$100.00', 'Amount paid', '$25.50', 'Balance', '$74.50', 'April 30, 2099', 'April 1, 2099', 'bank transfer']) {
         assert.ok(res.body.includes(text), `shows ${text}`);
       }
     });
@@ -661,14 +577,7 @@ describe('customer hub', () => {
         assert.match(bad.body, /role="alert"/);
       }
       const strict = await seedWorkspace(t.db);
-      await addCustomField(t.db, strict.workspace.id, {
-        module_type: 'request',
-        key: 'gate_code',
-        label: 'Gate code',
-        type: 'text',
-        options: null,
-        required: true,
-      });
+      await addCustomField(t.db, strict.workspace.id, { module_type: 'request', key: 'gate_code', label: 'Gate code', type: 'text', options: null, required: true });
       const theirs = await contact(strict);
       const refused = await hub('POST', `${await link(theirs, strict)}/request`, { details: 'Fix it' });
       assert.equal(refused.status, 400);

@@ -111,15 +111,12 @@
     var name = path[0];
     var message = String(detail.message || '');
     var empty = name && typeof name === 'string' && form.elements[name] ? value(name) === '' : false;
-    if (name === 'firstName' || name === 'lastName')
-      return empty ? `Please enter your ${LABELS[name]}.` : `Please shorten your ${LABELS[name]} to 50 characters or fewer.`;
+    if (name === 'firstName' || name === 'lastName') return empty ? `Please enter your ${LABELS[name]}.` : `Please shorten your ${LABELS[name]} to 50 characters or fewer.`;
     if (name === 'email') return empty ? 'Please enter your email address.' : 'Please enter a valid email address, like name@example.com.';
     if (name === 'phone') return empty ? 'Please enter your phone number.' : 'Please enter a valid phone number, like +1 555 123 4567.';
     if (name === 'description') {
       if (empty) return 'Please tell us how we can help.';
-      return value('description').length < 5
-        ? 'Please tell us a little more about how we can help.'
-        : 'Please shorten your message to 1,000 characters or fewer.';
+      return value('description').length < 5 ? 'Please tell us a little more about how we can help.' : 'Please shorten your message to 1,000 characters or fewer.';
     }
     if (name === 'company') return 'Please shorten the company name to 100 characters or fewer.';
     if (name === 'property') return 'Please check the address.';

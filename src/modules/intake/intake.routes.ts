@@ -6,18 +6,11 @@ import type { Redis } from 'ioredis';
 import { invalidKey, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { checkIdempotencyKey, claimIdempotencyKey, idempotencyOnSend } from '../../http/idempotency.ts';
-import { rateLimiter } from '../../http/rate-limit.ts';
 import { transact } from '../../http/transact.ts';
+import { rateLimiter } from '../../http/rate-limit.ts';
 import { AppError, invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
 import { formFieldDefinitions, workspaceHash } from './intake.repo.ts';
-import {
-  EmbedFieldsBody,
-  EmbedFieldsResponse,
-  EmbedRequestBody,
-  EmbedRequestResponse,
-  InternalRequestBody,
-  InternalRequestResponse,
-} from './intake.schemas.ts';
+import { EmbedFieldsBody, EmbedFieldsResponse, EmbedRequestBody, EmbedRequestResponse, InternalRequestBody, InternalRequestResponse } from './intake.schemas.ts';
 import { intake, splitName } from './intake.service.ts';
 
 export interface IntakeOptions extends AppContext {
@@ -128,7 +121,7 @@ export async function intakeRoutes(fastify: FastifyInstance, { redis, ...ctx }: 
         operationId: 'getEmbeddedFormFields',
         'x-scopes': ['forms:read'],
         tags: ['Embedded form'],
-        summary: 'List the request custom fields a website form shows (key in the body)',
+        summary: "List the request custom fields a website form shows (key in the body)",
         description:
           'Authenticated by the Embed Forms API key in the body (`apiKey`, scope `forms:read`), not by a header, since a website page sends it: 401 `Invalid API key` for an unknown or revoked key, 403 without the scope. Read on every page view, so not counted against FORM_RATE_LIMIT.',
         security: [],

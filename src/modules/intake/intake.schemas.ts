@@ -64,12 +64,7 @@ export const EmbedRequestBody = Type.Object({
   // E11: the form's Idempotency-Key (one per submission); checked before the schema (the route's
   // preValidation) for E11's 400 wording, so these bounds are what the document shows.
   idempotency_key: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      pattern: '^[\\x20-\\x7e]+$',
-      description: '1 to 255 printable ASCII characters; a repeat answers the first answer',
-    }),
+    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$', description: '1 to 255 printable ASCII characters; a repeat answers the first answer' }),
   ),
 });
 export type EmbedRequestBody = Static<typeof EmbedRequestBody>;

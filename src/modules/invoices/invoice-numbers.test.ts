@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { buildTestApp, type Client, client, outboxEvents, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { numberExistingInvoices } from '../../db/migrations/0013-invoice-money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
+import { buildTestApp, type Client, client, outboxEvents, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // EXTENSIONS E1 (invoice numbers) and E2 (due dates from payment terms).
 describe('invoice numbers (E1) and due dates (E2)', () => {
@@ -25,20 +25,10 @@ describe('invoice numbers (E1) and due dates (E2)', () => {
     assert.deepEqual([a1.number, a2.number, b1.number], [1, 2, 1]);
     assert.equal((await api.get(`/api/v1/invoices/${a2.id}`)).body.data.number, 2);
     const list = (await api.get('/api/v1/invoices?sort_by=number&sort_direction=asc')).body.data;
-    assert.deepEqual(
-      list.map((i: { number: number }) => i.number),
-      [1, 2],
-    );
-    assert.deepEqual(
-      (await api.get('/api/v1/invoices?search=2')).body.data.map((i: { id: number }) => i.id),
-      [a2.id],
-      'searchable by number',
-    );
+    assert.deepEqual(list.map((i: { number: number }) => i.number), [1, 2]);
+    assert.deepEqual((await api.get('/api/v1/invoices?search=2')).body.data.map((i: { id: number }) => i.id), [a2.id], 'searchable by number');
     const created = (await outboxEvents(t.db, ws.workspace.id)).filter((e) => e.event === 'new_invoice');
-    assert.deepEqual(
-      created.map((e) => e.data.number),
-      [1, 2],
-    );
+    assert.deepEqual(created.map((e) => e.data.number), [1, 2]);
   });
 
   test('the single GET is one statement; writes answer from what they wrote', async () => {
@@ -55,7 +45,7 @@ describe('invoice numbers (E1) and due dates (E2)', () => {
     t.queries.length = 0;
     const put = (await api.put(`/api/v1/invoices/${inv.id}`, { name: 'Renamed' })).body.data;
     const reads = t.queries.filter((q) => /^select/i.test(q) && q.includes('from "invoices"'));
-    assert.equal(reads.length, 1, `the locked read only:\n${t.queries.join('\n')}`);
+    assert.equal(reads.length, 1, `the locked read only:\n${t.queries.join("\n")}`);
     assert.deepEqual(put, (await api.get(`/api/v1/invoices/${inv.id}`)).body.data);
   });
 
@@ -70,14 +60,8 @@ describe('invoice numbers (E1) and due dates (E2)', () => {
     await sql`update invoices set created_at = '2020-01-01T00:00:00.000Z' where id = ${ids[2]}`.execute(t.db);
     await numberExistingInvoices(t.db);
     const rows = await t.db.selectFrom('invoices').select(['id', 'number']).where('workspace_id', '=', w.workspace.id).orderBy('number').execute();
-    assert.deepEqual(
-      rows.map((r) => r.id),
-      [ids[2], ids[0], ids[1]],
-    );
-    assert.deepEqual(
-      rows.map((r) => r.number),
-      [1, 2, 3],
-    );
+    assert.deepEqual(rows.map((r) => r.id), [ids[2], ids[0], ids[1]]);
+    assert.deepEqual(rows.map((r) => r.number), [1, 2, 3]);
     assert.equal((await c.post('/api/v1/invoices', {})).body.data.number, 4);
     assert.equal((await api.post('/api/v1/invoices', {})).body.data.number > 2, true, 'other workspaces keep their sequence');
   });

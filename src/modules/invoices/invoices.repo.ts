@@ -1,24 +1,21 @@
+import { BULK_ROWS } from '../../db/database.ts';
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { BULK_ROWS } from '../../db/database.ts';
-import { dialectOf, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { prepared } from '../../db/prepared.ts';
-import { contactNameJson, documentRefJson, withContact } from '../../db/related.ts';
-import type { DB, InvoicesTable } from '../../db/schema.ts';
 import { shapedQuery } from '../../db/shaped.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { dialectOf, parseJson } from '../../db/json-helpers.ts';
+import { contactNameJson, documentRefJson, withContact } from '../../db/related.ts';
 import { fromCents, totalCents } from '../../domain/money.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { csv } from '../../kernel/schemas.ts';
 import { workspaceTimezone } from '../workspace/workspace.repo.ts';
 import type { Invoice, InvoiceDetail, InvoiceQuery } from './invoices.schemas.ts';
 
-export const invoiceCodec = tableCodec<Invoice>()('invoices', {
-  json: ['line_items', 'event_ids', 'custom_fields'],
-  omit: ['created_by', 'amount_paid_cents'],
-});
+export const invoiceCodec = tableCodec<Invoice>()('invoices', { json: ['line_items', 'event_ids', 'custom_fields'], omit: ['created_by', 'amount_paid_cents'] });
 export const invoices = tenantRows('invoices');
 
 /** E4: `amount_paid` and `balance` from the stored cents, never a float sum. */
@@ -95,10 +92,7 @@ export async function listInvoices(db: Kysely<DB>, workspaceId: number, q: Invoi
 const detailRefs = (db: Kysely<DB>) => {
   const d = dialectOf(db);
   // Any builder with selectFrom will do (related.ts ParentBuilder).
-  return (eb: Parameters<typeof contactNameJson>[0]) => [
-    contactNameJson(eb, d, 'invoices.contact_id').as('contact'),
-    documentRefJson(eb, d, 'invoices.job_id').as('job'),
-  ];
+  return (eb: Parameters<typeof contactNameJson>[0]) => [contactNameJson(eb, d, 'invoices.contact_id').as('contact'), documentRefJson(eb, d, 'invoices.job_id').as('job')];
 };
 
 const DETAIL_COLUMNS = new Set(['contact', 'job']);
@@ -148,18 +142,10 @@ export async function insertInvoice(db: Kysely<DB>, values: Insertable<InvoicesT
 }
 
 // The writes' statements are compiled once per shape (which columns are set), as lists are (F165).
-const insertInvoiceQuery = shapedQuery((db, values: Insertable<InvoicesTable>) =>
-  db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)),
-);
+const insertInvoiceQuery = shapedQuery((db, values: Insertable<InvoicesTable>) => db.insertInto('invoices').values(values).returningAll().returning(detailRefs(db)));
 // One flat object: shapedQuery keys a nested object by its JSON, values included.
 const updateInvoiceQuery = shapedQuery((db, { where_ws, where_id, ...set }: Updateable<InvoicesTable> & { where_ws: number; where_id: number }) =>
-  db
-    .updateTable('invoices')
-    .set(set)
-    .where('invoices.workspace_id', '=', where_ws)
-    .where('invoices.id', '=', where_id)
-    .returningAll()
-    .returning(detailRefs(db)),
+  db.updateTable('invoices').set(set).where('invoices.workspace_id', '=', where_ws).where('invoices.id', '=', where_id).returningAll().returning(detailRefs(db)),
 );
 
 /** Updates the row and answers its detail from the same statement. */

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { transact } from '../../http/transact.ts';
-import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceStatusBody, InvoiceUpdate } from './invoices.schemas.ts';
 import { createInvoiceFromJob, invoicesService, setInvoiceStatus } from './invoices.service.ts';
+import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 
 export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -30,13 +30,7 @@ export async function invoicesRoutes(app: FastifyInstance, ctx: AppContext) {
     '/jobs/:id/create-invoice',
     {
       config: { scope: 'invoices:write', notFound: { id: 'Job' } },
-      schema: {
-        operationId: 'createInvoiceFromJob',
-        tags: ['Invoice'],
-        summary: 'Create a draft invoice from a job',
-        params: IdParams,
-        response: { 201: Ok(InvoiceDetail) },
-      },
+      schema: { operationId: 'createInvoiceFromJob', tags: ['Invoice'], summary: 'Create a draft invoice from a job', params: IdParams, response: { 201: Ok(InvoiceDetail) } },
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };

@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
-import { ContactName, DocumentRef, ExpandContact, ListContact } from '../../db/related.ts';
 import { CalendarDate } from '../../domain/dates.ts';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { ContactName, DocumentRef, ExpandContact, ListContact } from '../../db/related.ts';
 import { INVOICE_STATUSES } from '../../domain/statuses.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 export const PAYMENT_TERMS = ['due_on_receipt', 'net_7', 'net_14', 'net_30', 'net_60', 'net_90'] as const;

@@ -1,23 +1,23 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import { nextNumber } from '../../db/numbering.ts';
-import { resolvePricing } from '../../db/pricing.ts';
-import { checkReferences } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
 import { copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
-import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
+import { findJobDetail } from '../jobs/jobs.repo.ts';
+import { resolvePricing } from '../../db/pricing.ts';
+import { checkReferences } from '../../db/references.ts';
+import { nextNumber } from '../../db/numbering.ts';
 import { dayMs } from '../../domain/zoned-time.ts';
+import { enters, type InvoiceStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit, emitAll, type OutboxEvent } from '../../outbox/emit.ts';
-import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
-import { findJobDetail } from '../jobs/jobs.repo.ts';
-import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { findInvoiceDetail, insertInvoice, invoiceCodec, invoices, listInvoices, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import type { Invoice, InvoiceCreate, InvoiceDetail, InvoiceListItem, InvoiceQuery, InvoiceUpdate, PAYMENT_TERMS } from './invoices.schemas.ts';
+import { checkCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
 async function findInvoice(db: Kysely<DB>, workspaceId: number, id: number, lock = false): Promise<InvoiceDetail> {
   const found = await findInvoiceDetail(db, workspaceId, id, { lock });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, outboxEvents, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp, outboxEvents } from '../../../test/helpers.ts';
 
 type Row = { id: number; [k: string]: unknown };
 
@@ -156,11 +156,7 @@ describe('invoices', () => {
 
     test('items carry exactly the SPEC fields (and E1 number, E4 amount_paid, balance); contact_id, job_id, exclude_children, exclude_statuses', async () => {
       const res = await mine.get('/api/v1/invoices');
-      assert.deepEqual(
-        Object.keys(res.body.data[0]).sort(),
-        ['amount_paid', 'balance', 'contact_id', 'date', 'due_date', 'id', 'name', 'number', 'status', 'total'],
-        'E1, E4: number, amount_paid, balance',
-      );
+      assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['amount_paid', 'balance', 'contact_id', 'date', 'due_date', 'id', 'name', 'number', 'status', 'total'], 'E1, E4: number, amount_paid, balance');
       const get = async (q: string) => (await mine.get(`/api/v1/invoices?${q}`)).body.data.map((x: Row) => x.id);
       assert.deepEqual(await get(''), [...ids].reverse());
       assert.deepEqual(await get(`contact_id=${contact}`), [ids[2], ids[0]]);

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
+import { shapedQuery } from '../../db/shaped.ts';
 import { dialectOf, type JsonText } from '../../db/json-helpers.ts';
 import { type UserRef, userRefJson } from '../../db/related.ts';
 import type { DB, InvoicePaymentsTable } from '../../db/schema.ts';
-import { shapedQuery } from '../../db/shaped.ts';
 
 // E3: the invoice_payments table; the rules (cents, balance, status) are in payments.service.ts.
 

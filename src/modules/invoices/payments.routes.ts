@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { transact } from '../../http/transact.ts';
 import { Deleted, IdParams, Ok } from '../../kernel/schemas.ts';
+import { Type } from 'typebox';
 import { Payment, PaymentCreate, PaymentParams } from './payments.schemas.ts';
 import { addPayment, listPayments, voidPayment } from './payments.service.ts';
 
@@ -37,10 +37,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext) 
 
   app.delete(
     '/invoices/:id/payments/:paymentId',
-    {
-      config: { scope: 'invoices:write', notFound, envelope: deletedEnvelope },
-      schema: { tags, summary: 'Void a payment', params: PaymentParams, response: { 200: Deleted } },
-    },
+    { config: { scope: 'invoices:write', notFound, envelope: deletedEnvelope }, schema: { tags, summary: 'Void a payment', params: PaymentParams, response: { 200: Deleted } } },
     async (req) => {
       await transact(ctx.db, req.auth, (trx) => voidPayment(trx, req.auth.workspaceId, req.params.id, req.params.paymentId));
       return deletedEnvelope();

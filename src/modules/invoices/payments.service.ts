@@ -4,18 +4,19 @@ import { parseJson } from '../../db/json-helpers.ts';
 import type { DB } from '../../db/schema.ts';
 import { fromCents, statusAfterPayments, toCents, totalCents } from '../../domain/money.ts';
 import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
-import type { OutboxEvent } from '../../outbox/emit.ts';
 import { findInvoiceDetail, updateInvoiceRow, workspaceToday } from './invoices.repo.ts';
 import type { InvoiceDetail } from './invoices.schemas.ts';
+import type { OutboxEvent } from '../../outbox/emit.ts';
 import { emitTransitions, invoiceUpdated } from './invoices.service.ts';
-import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
 import type { Payment, PaymentCreate } from './payments.schemas.ts';
+import { deletePayment, insertPayment, type PaymentRow, paymentsOf } from './payments.repo.ts';
 
 // EXTENSIONS E3/E4: payments in integer cents. Each write locks the invoice row
 // (db/locks.ts) first, so concurrent payments and voids of one invoice queue and
 // each sees the paid amount the previous one left (two payments racing for the
 // last cent: the second exceeds the balance). The invoice's `amount_paid_cents`
 // and status move in the same transaction; `invoice_paid` fires on entering `paid`.
+
 
 // One literal, in the record's order (a rest and a spread of the row cost more: codec.ts).
 const paymentOf = (p: PaymentRow): Payment => ({

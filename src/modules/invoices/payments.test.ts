@@ -16,10 +16,7 @@ describe('invoice payments', () => {
   after(() => t.close());
 
   const invoice = async (unitPrice: number, status = 'sent', c = api) =>
-    (await c.post('/api/v1/invoices', { name: 'Inv', status, line_items: [{ name: 'Work', unitPrice, quantity: 1 }] })).body.data as {
-      id: number;
-      total: number;
-    };
+    (await c.post('/api/v1/invoices', { name: 'Inv', status, line_items: [{ name: 'Work', unitPrice, quantity: 1 }] })).body.data as { id: number; total: number };
   const pay = (id: number, body: Record<string, unknown>, c = api) => c.post(`/api/v1/invoices/${id}/payments`, body);
   const get = async (id: number) => (await api.get(`/api/v1/invoices/${id}`)).body.data;
 
@@ -37,10 +34,7 @@ describe('invoice payments', () => {
     assert.match(third.paid_on, /^\d{4}-\d{2}-\d{2}$/, 'default: today');
     const list = await api.get(`/api/v1/invoices/${inv.id}/payments`);
     assert.equal(list.status, 200);
-    assert.deepEqual(
-      list.body.data.map((x: { id: number }) => x.id),
-      [second.id, p.id, third.id],
-    );
+    assert.deepEqual(list.body.data.map((x: { id: number }) => x.id), [second.id, p.id, third.id]);
     const got = await get(inv.id);
     assert.deepEqual([got.amount_paid, got.balance, got.status], [50.3, 49.8, 'partially_paid'], 'cents, not float sums (0.1 + 0.2)');
     const item = (await api.get('/api/v1/invoices?per_page=100')).body.data.find((i: { id: number }) => i.id === inv.id);
@@ -55,12 +49,7 @@ describe('invoice payments', () => {
       assert.equal(res.body.error, 'Invalid request');
       assert.deepEqual(res.body.details[0].path, ['amount'], String(amount));
     }
-    for (const body of [
-      { amount: 1, method: 'barter' },
-      { amount: 1, paid_on: '2025-13-01' },
-      { amount: 1, reference: 'x'.repeat(256) },
-      { amount: 1, note: 'x'.repeat(2001) },
-    ]) {
+    for (const body of [{ amount: 1, method: 'barter' }, { amount: 1, paid_on: '2025-13-01' }, { amount: 1, reference: 'x'.repeat(256) }, { amount: 1, note: 'x'.repeat(2001) }]) {
       const res = await pay(inv.id, body);
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 50));
     }
@@ -125,11 +114,7 @@ describe('invoice payments', () => {
     const oc = client(t.app, other.token);
     const foreignInv = await invoice(10, 'sent', oc);
     const foreignPay = (await pay(foreignInv.id, { amount: 1 }, oc)).body.data;
-    for (const [inv, pid] of [
-      [a.id, pb.id],
-      [a.id, foreignPay.id],
-      [a.id, 2_000_000_000],
-    ]) {
+    for (const [inv, pid] of [[a.id, pb.id], [a.id, foreignPay.id], [a.id, 2_000_000_000]]) {
       const res = await api.delete(`/api/v1/invoices/${inv}/payments/${pid}`);
       assert.deepEqual([res.status, res.body], [404, { success: false, error: 'Payment not found' }]);
     }
@@ -205,10 +190,7 @@ describe('invoice payments', () => {
           assert.equal(got.status, expected, `paid ${paid} of ${totalCents}${paidEver ? '' : ' (never paid)'}`);
         }
         const listed = (await api.get(`/api/v1/invoices/${inv.id}/payments`)).body.data as { id: number; amount: number }[];
-        assert.deepEqual(
-          listed.map((p) => p.id).sort((x, y) => x - y),
-          [...live.keys()].sort((x, y) => x - y),
-        );
+        assert.deepEqual(listed.map((p) => p.id).sort((x, y) => x - y), [...live.keys()].sort((x, y) => x - y));
       }),
       { numRuns: 25 },
     );

@@ -1,29 +1,29 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { type Dialect, dialectOf, type JsonText, jsonArrayFrom, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, type PageResult, sortByName } from '../../db/list-query.ts';
+import type { DB, JobsTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
+import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf, type PageResult, sortByName } from '../../db/list-query.ts';
+import { shapedQuery } from '../../db/shaped.ts';
+import { type Dialect, dialectOf, jsonArrayFrom, type JsonText, parseJson } from '../../db/json-helpers.ts';
 import {
-  type ContactRef,
   contactNameJson,
+  type ContactRef,
+  withContact,
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  type PropertyRef,
   pendingRefs,
+  type PropertyRef,
   propertyRefJson,
   type UserRef,
   userRefJson,
-  withContact,
 } from '../../db/related.ts';
-import type { DB, JobsTable } from '../../db/schema.ts';
-import { shapedQuery } from '../../db/shaped.ts';
-import { tenantRows } from '../../db/tenant-rows.ts';
-import { csv } from '../../kernel/schemas.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
+import { csv } from '../../kernel/schemas.ts';
 import type { Job, JobCreate, JobDetail, JobListItem, JobQuery, JobUpdate, StoredSchedule } from './jobs.schemas.ts';
-import { CLOSED_VISIT } from './recurring.repo.ts';
 import { nextVisitFrom, presentSchedule, storedSchedule } from './recurring.ts';
+import { CLOSED_VISIT } from './recurring.repo.ts';
 
 // `schedule` is stored as the rule (StoredSchedule) and answered with what E20 adds to it: read by jobOf.
 export const jobCodec = tableCodec<Job>()('jobs', { json: ['line_items', 'expenses', 'custom_fields'], omit: ['created_by', 'schedule', 'generated_through'] });
@@ -61,17 +61,8 @@ const zoneOfJob = (eb: ExpressionBuilder<DB, 'jobs'>) => eb.selectFrom('workspac
 const NEXT_VISITS = ['next_visits', 'zone'] as const;
 
 /** A row read with NEXT_VISITS: the job with its schedule's next visit. */
-function jobWithNextVisit<R extends Selectable<JobsTable> & { next_visits: JsonText<{ start_date: string }[]> | null; zone: string | null }>(
-  row: R,
-  extra: ReadonlySet<string>,
-): Job {
-  const next =
-    row.schedule === null
-      ? null
-      : nextVisitFrom(
-          (parseJson(row.next_visits) ?? []).map((v) => v.start_date),
-          row.zone,
-        );
+function jobWithNextVisit<R extends Selectable<JobsTable> & { next_visits: JsonText<{ start_date: string }[]> | null; zone: string | null }>(row: R, extra: ReadonlySet<string>): Job {
+  const next = row.schedule === null ? null : nextVisitFrom((parseJson(row.next_visits) ?? []).map((v) => v.start_date), row.zone);
   return jobOf(row, extra, next);
 }
 
@@ -82,63 +73,34 @@ const listSpec: ListSpec = {
   search: ['name', sql`cast(number as text)`],
 };
 
-const list = listOf(
-  listSpec,
-  (db, f: { ws: number; since: string; contact_id?: number; quote_id?: number; status?: string[]; to_invoice?: boolean; expand: boolean }) => {
-    const d = dialectOf(db);
-    let qb = db
-      .selectFrom('jobs')
-      .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'schedule', 'generated_through', 'created_at'])
-      .select((eb) => [nextVisitsJson(eb, d, f.since).as('next_visits'), zoneOfJob(eb).as('zone')])
-      .where('workspace_id', '=', f.ws);
-    if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'jobs.contact_id').as('contact'));
-    if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
-    if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
-    if (f.status) qb = qb.where('status', 'in', f.status);
-    if (f.to_invoice !== undefined) {
-      // Home's "Jobs to invoice" (F221): completed, and no invoice names the job.
-      const toInvoice = (eb: ExpressionBuilder<DB, 'jobs'>) =>
-        eb.and([
-          eb('jobs.status', '=', 'completed'),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('invoices')
-                .select('invoices.id')
-                .whereRef('invoices.workspace_id', '=', 'jobs.workspace_id')
-                .whereRef('invoices.job_id', '=', 'jobs.id'),
-            ),
-          ),
-        ]);
-      qb = qb.where((eb) => (f.to_invoice ? toInvoice(eb) : eb.not(toInvoice(eb))));
-    }
-    return qb;
-  },
-);
+const list = listOf(listSpec, (db, f: { ws: number; since: string; contact_id?: number; quote_id?: number; status?: string[]; to_invoice?: boolean; expand: boolean }) => {
+  const d = dialectOf(db);
+  let qb = db
+    .selectFrom('jobs')
+    .select(['id', 'number', 'name', 'status', 'type', 'contact_id', 'total', 'schedule', 'generated_through', 'created_at'])
+    .select((eb) => [nextVisitsJson(eb, d, f.since).as('next_visits'), zoneOfJob(eb).as('zone')])
+    .where('workspace_id', '=', f.ws);
+  if (f.expand) qb = qb.select((eb) => contactNameJson(eb, dialectOf(db), 'jobs.contact_id').as('contact'));
+  if (f.contact_id) qb = qb.where('contact_id', '=', f.contact_id);
+  if (f.quote_id) qb = qb.where('quote_id', '=', f.quote_id);
+  if (f.status) qb = qb.where('status', 'in', f.status);
+  if (f.to_invoice !== undefined) {
+    // Home's "Jobs to invoice" (F221): completed, and no invoice names the job.
+    const toInvoice = (eb: ExpressionBuilder<DB, 'jobs'>) =>
+      eb.and([
+        eb('jobs.status', '=', 'completed'),
+        eb.not(eb.exists(eb.selectFrom('invoices').select('invoices.id').whereRef('invoices.workspace_id', '=', 'jobs.workspace_id').whereRef('invoices.job_id', '=', 'jobs.id'))),
+      ]);
+    qb = qb.where((eb) => (f.to_invoice ? toInvoice(eb) : eb.not(toInvoice(eb))));
+  }
+  return qb;
+});
 
 export async function listJobs(db: Kysely<DB>, workspaceId: number, q: JobQuery): Promise<PageResult<JobListItem>> {
   const expand = q.expand === 'contact';
-  const page = await list(
-    db,
-    {
-      ws: workspaceId,
-      since: utcYesterday(),
-      contact_id: q.contact_id,
-      quote_id: q.quote_id,
-      status: q.status ? csv(q.status) : undefined,
-      to_invoice: q.to_invoice,
-      expand,
-    },
-    q,
-  );
+  const page = await list(db, { ws: workspaceId, since: utcYesterday(), contact_id: q.contact_id, quote_id: q.quote_id, status: q.status ? csv(q.status) : undefined, to_invoice: q.to_invoice, expand }, q);
   const rows = page.rows.map(({ schedule, generated_through, next_visits, zone, ...item }) => {
-    const next =
-      schedule === null
-        ? null
-        : nextVisitFrom(
-            (parseJson(next_visits) ?? []).map((v) => v.start_date),
-            zone,
-          );
+    const next = schedule === null ? null : nextVisitFrom((parseJson(next_visits) ?? []).map((v) => v.start_date), zone);
     return { ...item, schedule: presentSchedule(storedSchedule(schedule), generated_through, next) };
   });
   return { rows: expand ? rows.map(withContact) : rows, pagination: page.pagination };
@@ -153,6 +115,7 @@ export async function lockQuote(db: Kysely<DB>, workspaceId: number, quoteId: nu
 export async function jobOfQuote(db: Kysely<DB>, workspaceId: number, quoteId: number) {
   return db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('quote_id', '=', quoteId).executeTakeFirst();
 }
+
 
 /** The related records a job's detail carries. */
 export interface JobRefs {
@@ -175,12 +138,7 @@ export async function findJobStored(db: Kysely<DB>, workspaceId: number, id: num
   return read && Object.assign(read.detail, { stored: storedSchedule(read.schedule) });
 }
 
-async function readJobDetail(
-  db: Kysely<DB>,
-  workspaceId: number,
-  id: number,
-  lock: boolean,
-): Promise<{ detail: JobDetail; schedule: string | null } | undefined> {
+async function readJobDetail(db: Kysely<DB>, workspaceId: number, id: number, lock: boolean): Promise<{ detail: JobDetail; schedule: string | null } | undefined> {
   const d = dialectOf(db);
   const qb = db
     .selectFrom('jobs')

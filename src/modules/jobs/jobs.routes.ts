@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { transact } from '../../http/transact.ts';
 import { Ok } from '../../kernel/schemas.ts';
 import {
   JobCreate,
@@ -26,12 +26,7 @@ export async function jobsRoutes(fastify: FastifyInstance, ctx: AppContext) {
     '/jobs/schedule-preview',
     {
       config: { scope: 'jobs:read', successStatus: 200 },
-      schema: {
-        tags: ['Job'],
-        summary: "Preview a recurring job's rule: its first dates and description",
-        body: SchedulePreviewBody,
-        response: { 200: Ok(SchedulePreview) },
-      },
+      schema: { tags: ['Job'], summary: "Preview a recurring job's rule: its first dates and description", body: SchedulePreviewBody, response: { 200: Ok(SchedulePreview) } },
     },
     async (req) => ({ success: true as const, data: await previewSchedule(ctx.db, req.auth.workspaceId, req.body) }),
   );

@@ -1,9 +1,9 @@
 import { type Static, type TOptional, type TProperties, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
-import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { CalendarDate } from '../../domain/dates.ts';
 import { MAX_PRICE, Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, TimeString, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 export const JOB_TYPES = ['one-off', 'recurring'] as const;

@@ -1,34 +1,19 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
-import { nextNumber } from '../../db/numbering.ts';
-import { resolvePricing } from '../../db/pricing.ts';
-import { checkReferences, userRefs } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
-import { assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/line-items.ts';
-import { addDays, describeRule, firstDates, laterDate } from '../../domain/recurrence.ts';
+import {assignIds, omitPricing, type Pricing, pricingOf } from '../../domain/line-items.ts';
+import { resolvePricing } from '../../db/pricing.ts';
+import { nextNumber } from '../../db/numbering.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService, WithMeta } from '../../http/crud.ts';
 import { actsAsMember } from '../../http/roles.ts';
-import { transact } from '../../http/transact.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { emit, type OutboxEvent } from '../../outbox/emit.ts';
-import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import {
-  findJobDetail,
-  findJobStored,
-  insertJobRow,
-  type JobRefs,
-  type JobStored,
-  jobCodec,
-  jobOfQuote,
-  jobs,
-  listJobs,
-  loadJobInputs,
-  lockQuote,
-  updateJobRow,
-} from './jobs.repo.ts';
+import { findJobDetail, findJobStored, insertJobRow, jobCodec, jobOfQuote, type JobRefs, type JobStored, jobs, listJobs, loadJobInputs, lockQuote, updateJobRow } from './jobs.repo.ts';
 import type {
   Expense,
   ExpenseInput,
@@ -47,21 +32,11 @@ import type {
   StoredSchedule,
 } from './jobs.schemas.ts';
 import { MAX_SKIPPED_DATES } from './jobs.schemas.ts';
+import { userRefs } from '../../db/references.ts';
+import { addDays, describeRule, firstDates, laterDate } from '../../domain/recurrence.ts';
+import { clockOf, datesOf, dropVisits, makeVisits, ruleOf, scheduleOf, scheduleText, type SeriesJob, type SeriesSpan, STOPPED, storedRule, storedSchedule } from './recurring.ts';
 import { lockJobSchedule, nextVisitOn, workspaceZone, writeJobSchedule } from './recurring.repo.ts';
-import {
-  clockOf,
-  datesOf,
-  dropVisits,
-  makeVisits,
-  ruleOf,
-  type SeriesJob,
-  type SeriesSpan,
-  STOPPED,
-  scheduleOf,
-  scheduleText,
-  storedRule,
-  storedSchedule,
-} from './recurring.ts';
+import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 
 export async function getJobDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<JobDetail> {
   const detail = await findJobDetail(db, workspaceId, id);
@@ -125,13 +100,7 @@ export async function insertJob(
   workspaceId: number,
   userId: string | null,
   values: JobValues,
-  {
-    refs,
-    fieldDefs,
-    events,
-    series,
-    beforeEmit,
-  }: {
+  { refs, fieldDefs, events, series, beforeEmit }: {
     refs: JobRefs;
     fieldDefs: FieldDef[];
     events?: OutboxEvent[];
@@ -146,15 +115,7 @@ export async function insertJob(
   let job: Job;
   try {
     const seriesColumns = series ? { schedule: scheduleText(series.schedule), generated_through: series.generated_through } : {};
-    job = await insertJobRow(trx, {
-      ...jobCodec.encode(values),
-      ...seriesColumns,
-      number,
-      workspace_id: workspaceId,
-      created_by: userId,
-      created_at: at,
-      updated_at: at,
-    });
+    job = await insertJobRow(trx, { ...jobCodec.encode(values), ...seriesColumns, number, workspace_id: workspaceId, created_by: userId, created_at: at, updated_at: at });
   } catch (err) {
     // The unique index is D14's last line of defence.
     if (
@@ -189,8 +150,7 @@ export interface JobWrite {
 function requireRecurring(type: string, body: JobCreate | JobUpdate, invoicing: string): void {
   if (type === 'recurring') return;
   if (body.schedule) throw invalidField(['schedule'], `a schedule needs type "recurring" (this job is "${type}")`);
-  if (invoicing !== 'manual')
-    throw invalidField(['invoicing'], `invoicing "${invoicing}" needs type "recurring" (this job is "${type}"); one-off jobs are invoiced manually`);
+  if (invoicing !== 'manual') throw invalidField(['invoicing'], `invoicing "${invoicing}" needs type "recurring" (this job is "${type}"); one-off jobs are invoiced manually`);
 }
 
 export async function createJob(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: JobCreate, horizonDays: number): Promise<JobWrite> {
@@ -356,11 +316,7 @@ async function seriesChange(
   const wasStopped = STOPPED.has(before.status);
   if (stopped && !wasStopped) {
     // F213: "later" visits are those after today; today's may be under way.
-    return {
-      values: null,
-      today: clock.today,
-      apply: async (job) => ({ ...meta, visits_deleted: await dropVisits(trx, workspaceId, job.id, addDays(clock.today, 1)) }),
-    };
+    return { values: null, today: clock.today, apply: async (job) => ({ ...meta, visits_deleted: await dropVisits(trx, workspaceId, job.id, addDays(clock.today, 1)) }) };
   }
   if (!stopped && wasStopped) {
     const span: SeriesSpan = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, outboxEvents, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, seedUser, seedWorkspace, type TestApp, outboxEvents } from '../../../test/helpers.ts';
 
 type Row = { id: number; [k: string]: unknown };
 
@@ -67,10 +67,7 @@ describe('jobs', () => {
       { ...gravel, id: 'x' },
       { id: 'x', name: 'Gravel', description: null, date: '2025-06-01', amount: 120.5, category: 'materials', receipt_upload_id: 7 },
     );
-    assert.deepEqual(
-      { ...fuel, id: 'x' },
-      { id: 'x', name: 'Fuel', description: null, date: '2025-06-02', amount: 30, category: null, receipt_upload_id: null },
-    );
+    assert.deepEqual({ ...fuel, id: 'x' }, { id: 'x', name: 'Fuel', description: null, date: '2025-06-02', amount: 30, category: null, receipt_upload_id: null });
     assert.equal(res.body.data.total, 0, 'expenses are not line items');
     const put = await api.put(`/api/v1/jobs/${res.body.data.id}`, { expenses: [{ ...fuel, amount: 35 }] });
     assert.deepEqual(put.body.data.expenses, [{ ...fuel, amount: 35 }]);

@@ -3,8 +3,8 @@ import { userRefs } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
 import { addDays, expandRule, MAX_OCCURRENCES } from '../../domain/recurrence.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
-import { seriesToExtend, setGeneratedThrough } from './recurring.repo.ts';
 import { makeVisits, type SeriesSpan, storedRule, storedSchedule } from './recurring.ts';
+import { seriesToExtend, setGeneratedThrough } from './recurring.repo.ts';
 
 // E20: the daily run extends every open series through today plus
 // RECURRING_HORIZON_DAYS, once per workspace and local day (D22's runDaily). The
@@ -46,12 +46,7 @@ export async function runRecurringDay(trx: Kysely<DB>, workspace: DailyWorkspace
   }
   const users = await userRefs(trx, workspace.id, [...assignees]);
   const created = await makeVisits(trx, workspace.id, spans, users);
-  await setGeneratedThrough(
-    trx,
-    workspace.id,
-    rows.map((r) => r.id),
-    horizon,
-  );
+  await setGeneratedThrough(trx, workspace.id, rows.map((r) => r.id), horizon);
   return { series: rows.length, visits_created: created };
 }
 

@@ -16,17 +16,7 @@ const ASSIGNEE_CHUNK = 2000;
 
 export const VISIT_COLUMNS = EVENT_COLUMNS;
 
-export type InsertedVisit = {
-  [K in (typeof VISIT_COLUMNS)[number]]: K extends 'id'
-    ? number
-    : K extends 'occurrence_date'
-      ? string | null
-      : K extends keyof EventsTable
-        ? EventsTable[K] extends { __select__: infer S }
-          ? S
-          : EventsTable[K]
-        : never;
-};
+export type InsertedVisit = { [K in (typeof VISIT_COLUMNS)[number]]: K extends 'id' ? number : K extends 'occurrence_date' ? string | null : K extends keyof EventsTable ? EventsTable[K] extends { __select__: infer S } ? S : EventsTable[K] : never };
 
 /** Inserts the visits no other writer made yet (ON CONFLICT DO NOTHING); returns those it made. */
 export async function insertVisits(trx: Kysely<DB>, rows: readonly Insertable<EventsTable>[]): Promise<InsertedVisit[]> {
@@ -44,11 +34,7 @@ export async function insertVisits(trx: Kysely<DB>, rows: readonly Insertable<Ev
 }
 
 export async function insertVisitAssignees(trx: Kysely<DB>, rows: readonly { workspace_id: number; event_id: number; user_id: string }[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ASSIGNEE_CHUNK)
-    await trx
-      .insertInto('event_assignees')
-      .values(rows.slice(i, i + ASSIGNEE_CHUNK))
-      .execute();
+  for (let i = 0; i < rows.length; i += ASSIGNEE_CHUNK) await trx.insertInto('event_assignees').values(rows.slice(i, i + ASSIGNEE_CHUNK)).execute();
 }
 
 /**
@@ -129,12 +115,7 @@ export function seriesToExtend(trx: Kysely<DB>, workspaceId: number, horizon: st
 /** Records how far the jobs' visits were made (bookkeeping: `updated_at` stays). */
 export async function setGeneratedThrough(trx: Kysely<DB>, workspaceId: number, ids: readonly number[], date: string): Promise<void> {
   for (let i = 0; i < ids.length; i += ASSIGNEE_CHUNK) {
-    await trx
-      .updateTable('jobs')
-      .set({ generated_through: date })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', ids.slice(i, i + ASSIGNEE_CHUNK))
-      .execute();
+    await trx.updateTable('jobs').set({ generated_through: date }).where('workspace_id', '=', workspaceId).where('id', 'in', ids.slice(i, i + ASSIGNEE_CHUNK)).execute();
   }
 }
 

@@ -22,14 +22,7 @@ describe('recurring jobs', () => {
   const outbox = () => outboxEvents(t.db, ws.workspace.id);
   /** Every event of the job, by date then id (paged through the API). */
   async function visitsOf(jobId: number): Promise<Visit[]> {
-    const rows = await t.db
-      .selectFrom('events')
-      .select('id')
-      .where('workspace_id', '=', ws.workspace.id)
-      .where('job_id', '=', jobId)
-      .orderBy('start_date')
-      .orderBy('id')
-      .execute();
+    const rows = await t.db.selectFrom('events').select('id').where('workspace_id', '=', ws.workspace.id).where('job_id', '=', jobId).orderBy('start_date').orderBy('id').execute();
     const out: Visit[] = [];
     for (let page = 1; ; page++) {
       const res = await api.get(`/api/v1/events?job_id=${jobId}&per_page=100&page=${page}&sort_by=start_date&sort_order=asc`);
@@ -45,26 +38,8 @@ describe('recurring jobs', () => {
     assert.ok(parsed.ok);
     return expandRule(parsed.rule, startsOn, from, through, { timeZone: ZONE }).dates;
   };
-  const jobCount = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('workspace_id', '=', ws.workspace.id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const eventCount = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom('events')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('workspace_id', '=', ws.workspace.id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const jobCount = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
+  const eventCount = async () => Number((await t.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', ws.workspace.id).executeTakeFirstOrThrow()).n);
   const weekly = (extra: Record<string, unknown> = {}) => ({
     rrule: 'FREQ=WEEKLY;BYDAY=TU',
     starts_on: today,
@@ -104,10 +79,7 @@ describe('recurring jobs', () => {
     assert.deepEqual(listed.schedule, job.schedule);
 
     const visits = await visitsOf(job.id);
-    assert.deepEqual(
-      visits.map((v) => v.start_date),
-      dates,
-    );
+    assert.deepEqual(visits.map((v) => v.start_date), dates);
     for (const v of visits) {
       assert.deepEqual(
         [v.type, v.name, v.job_id, v.end_date, v.start_time, v.end_time, v.all_day, v.status, v.occurrence_date, v.detached, v.assignee_ids],
@@ -203,10 +175,7 @@ describe('recurring jobs', () => {
     const byId = new Map(after.map((v) => [v.id, v]));
     for (const kept of [visits[0], started, done, moved]) assert.ok(byId.has(kept!.id), `kept ${kept!.start_date}`);
     assert.equal(byId.get(moved.id)?.start_date, addDays(moved.start_date, 1));
-    assert.deepEqual(
-      after.filter((v) => !v.detached && v.status === 'scheduled' && v.start_date >= from).map((v) => v.start_date),
-      wednesdays,
-    );
+    assert.deepEqual(after.filter((v) => !v.detached && v.status === 'scheduled' && v.start_date >= from).map((v) => v.start_date), wednesdays);
     const events = (await outbox()).slice(before);
     assert.equal(events.filter((e) => e.event === 'event_deleted').length, replaced.length);
     assert.equal(events.filter((e) => e.event === 'new_event').length, wednesdays.length);
@@ -219,10 +188,7 @@ describe('recurring jobs', () => {
     const mondays = await visitsOf(job.id);
     const perDate = new Map<string, number>();
     for (const v of mondays) perDate.set(v.occurrence_date as string, (perDate.get(v.occurrence_date as string) ?? 0) + 1);
-    assert.ok(
-      [...perDate.values()].every((n) => n === 1),
-      'one visit per occurrence date',
-    );
+    assert.ok([...perDate.values()].every((n) => n === 1), 'one visit per occurrence date');
     assert.ok(mondays.some((v) => v.id === moved.id && v.detached));
   });
 
@@ -235,10 +201,7 @@ describe('recurring jobs', () => {
     const read = (await api.get(`/api/v1/jobs/${job.id}`)).body.data;
     assert.deepEqual(read.schedule.skipped_dates, [gone.occurrence_date]);
     const events = (await outbox()).slice(before);
-    assert.deepEqual(
-      events.map((e) => e.event),
-      ['event_deleted', 'job_updated'],
-    );
+    assert.deepEqual(events.map((e) => e.event), ['event_deleted', 'job_updated']);
     // The same rule again from today: the date stays skipped.
     const again = await api.put(`/api/v1/jobs/${job.id}`, { schedule: weekly({ rrule: 'FREQ=WEEKLY;BYDAY=FR' }) });
     assert.equal(again.status, 200);
@@ -250,19 +213,14 @@ describe('recurring jobs', () => {
   });
 
   test('completed stops the series after today; scheduled resumes it from today; one-off ends it', async () => {
-    const job = (
-      await api.post('/api/v1/jobs', { name: 'Pool', type: 'recurring', status: 'in_progress', schedule: weekly({ rrule: 'FREQ=DAILY;INTERVAL=3' }) })
-    ).body.data;
+    const job = (await api.post('/api/v1/jobs', { name: 'Pool', type: 'recurring', status: 'in_progress', schedule: weekly({ rrule: 'FREQ=DAILY;INTERVAL=3' }) })).body.data;
     const all = await visitsOf(job.id);
     const later = all.filter((v) => v.start_date > today);
     const before = (await outbox()).length;
     const stop = await api.put(`/api/v1/jobs/${job.id}/status`, { status: 'completed' });
     assert.equal(stop.status, 200);
     assert.equal(stop.body.data.schedule.next_visit_on, all.some((v) => v.start_date === today) ? today : null);
-    assert.deepEqual(
-      (await visitsOf(job.id)).map((v) => v.start_date),
-      all.filter((v) => v.start_date <= today).map((v) => v.start_date),
-    );
+    assert.deepEqual((await visitsOf(job.id)).map((v) => v.start_date), all.filter((v) => v.start_date <= today).map((v) => v.start_date));
     assert.equal((await outbox()).slice(before).filter((e) => e.event === 'event_deleted').length, later.length);
     // No visits made while stopped by a rule change (which still replaces the visits from today on).
     const quiet = await api.put(`/api/v1/jobs/${job.id}`, { schedule: weekly({ rrule: 'FREQ=DAILY;INTERVAL=2' }) });
@@ -277,20 +235,11 @@ describe('recurring jobs', () => {
     assert.equal(end.status, 200);
     assert.equal(end.body.data.schedule, null);
     assert.ok(end.body.meta.visits_deleted > 100);
-    assert.deepEqual(
-      (await visitsOf(job.id)).filter((v) => v.start_date >= today && v.status === 'scheduled'),
-      [],
-    );
+    assert.deepEqual((await visitsOf(job.id)).filter((v) => v.start_date >= today && v.status === 'scheduled'), []);
   });
 
   test('the daily run extends each open series day by day, once', async () => {
-    const job = (
-      await api.post('/api/v1/jobs', {
-        name: 'Windows',
-        type: 'recurring',
-        schedule: weekly({ rrule: 'FREQ=DAILY', all_day: true, start_time: undefined, end_time: undefined }),
-      })
-    ).body.data;
+    const job = (await api.post('/api/v1/jobs', { name: 'Windows', type: 'recurring', schedule: weekly({ rrule: 'FREQ=DAILY', all_day: true, start_time: undefined, end_time: undefined }) })).body.data;
     assert.deepEqual([job.schedule.all_day, job.schedule.start_time], [true, null]);
     const count = (await visitsOf(job.id)).length;
     const tomorrow = addDays(today, 1);

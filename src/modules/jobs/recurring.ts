@@ -7,8 +7,8 @@ import { zonedDate } from '../../domain/zoned-time.ts';
 import { type Detail, invalidField, ValidationError } from '../../kernel/errors.ts';
 import { emitMany } from '../../outbox/emit.ts';
 import { removeAttachments } from '../uploads/attachments.ts';
-import type { Schedule, ScheduleInput, StoredSchedule } from './jobs.schemas.ts';
 import { deleteReplaceableVisits, eventsWithFiles, type InsertedVisit, insertVisitAssignees, insertVisits } from './recurring.repo.ts';
+import type { Schedule, ScheduleInput, StoredSchedule } from './jobs.schemas.ts';
 
 // E20/E21: a recurring job's series of visits. The rule is validated before
 // anything is written; visits are made set-based, in the transaction of the job's
@@ -37,28 +37,21 @@ function storedRule(schedule: StoredSchedule): Rule {
  * assignees checked (D11), as it will be stored. `skipped` is what the series
  * already skips, kept when the input does not name `skipped_dates` (E21).
  */
-export async function scheduleOf(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  input: ScheduleInput,
-  skipped: string[],
-): Promise<{ stored: StoredSchedule; rule: Rule; users: UserNames }> {
+export async function scheduleOf(trx: Kysely<DB>, workspaceId: number, input: ScheduleInput, skipped: string[]): Promise<{ stored: StoredSchedule; rule: Rule; users: UserNames }> {
   const rule = ruleOf(input.rrule, ['schedule', 'rrule']);
   const allDay = input.all_day === true;
   const details: Detail[] = [];
   if (!allDay) {
     if (!input.start_time) details.push({ path: ['schedule', 'start_time'], message: 'start_time is required unless all_day is true' });
     if (!input.end_time) details.push({ path: ['schedule', 'end_time'], message: 'end_time is required unless all_day is true' });
-    if (input.start_time && input.end_time && input.end_time <= input.start_time)
-      details.push({ path: ['schedule', 'end_time'], message: 'end_time must be after start_time' });
+    if (input.start_time && input.end_time && input.end_time <= input.start_time) details.push({ path: ['schedule', 'end_time'], message: 'end_time must be after start_time' });
   }
   if (details.length) throw new ValidationError(details);
   const sent = input.assignee_ids ?? [];
   const assignees = [...new Set(sent.map((u) => u.toLowerCase()))].sort();
   const users = await userRefs(trx, workspaceId, assignees);
   const missing = sent.map((u, i) => [u, i] as const).filter(([u]) => !users.has(u.toLowerCase()));
-  if (missing.length)
-    throw new ValidationError(missing.map(([u, i]) => ({ path: ['schedule', 'assignee_ids', i], message: `user ${u} is not a member of this workspace` })));
+  if (missing.length) throw new ValidationError(missing.map(([u, i]) => ({ path: ['schedule', 'assignee_ids', i], message: `user ${u} is not a member of this workspace` })));
   const stored: StoredSchedule = {
     rrule: rule.text,
     starts_on: input.starts_on,
@@ -107,10 +100,7 @@ export interface SeriesSpan {
 export function datesOf(span: SeriesSpan, timeZone: string | null): string[] {
   const { dates, truncated } = expandRule(span.rule, span.schedule.starts_on, span.from, span.through, { timeZone, limit: MAX_OCCURRENCES });
   if (truncated) {
-    throw invalidField(
-      ['schedule', 'rrule'],
-      `the rule makes more than ${MAX_OCCURRENCES.toLocaleString('en-US')} visits from ${span.from} through ${span.through}; make it less frequent or end it sooner`,
-    );
+    throw invalidField(['schedule', 'rrule'], `the rule makes more than ${MAX_OCCURRENCES.toLocaleString('en-US')} visits from ${span.from} through ${span.through}; make it less frequent or end it sooner`);
   }
   const skipped = new Set(span.schedule.skipped_dates);
   return dates.filter((d) => !skipped.has(d));
@@ -122,12 +112,7 @@ export function datesOf(span: SeriesSpan, timeZone: string | null): string[] {
  * `new_event`s (E14: once per visit made; a visit another writer made first is not
  * made again, so fires nothing here). Returns how many it made.
  */
-export async function makeVisits(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  spans: readonly { span: SeriesSpan; dates: string[] }[],
-  users: UserNames,
-): Promise<number> {
+export async function makeVisits(trx: Kysely<DB>, workspaceId: number, spans: readonly { span: SeriesSpan; dates: string[] }[], users: UserNames): Promise<number> {
   const at = now();
   const rows: Insertable<EventsTable>[] = [];
   const bySeries = new Map<number, SeriesSpan>();
@@ -166,13 +151,7 @@ export async function makeVisits(
   }
   await insertVisitAssignees(trx, assignees);
   made.sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
-  await emitMany(
-    trx,
-    workspaceId,
-    'new_event',
-    'events',
-    made.map((v) => visitDetail(v, bySeries.get(v.job_id as number) as SeriesSpan, users)),
-  );
+  await emitMany(trx, workspaceId, 'new_event', 'events', made.map((v) => visitDetail(v, bySeries.get(v.job_id as number) as SeriesSpan, users)));
   return made.length;
 }
 
@@ -216,13 +195,7 @@ export async function dropVisits(trx: Kysely<DB>, workspaceId: number, jobId: nu
   const ids = await deleteReplaceableVisits(trx, workspaceId, jobId, fromDate);
   if (!ids.length) return 0;
   for (const id of await eventsWithFiles(trx, workspaceId, ids)) await removeAttachments(trx, workspaceId, 'event', id); // D12
-  await emitMany(
-    trx,
-    workspaceId,
-    'event_deleted',
-    'events',
-    ids.map((id) => ({ id })),
-  );
+  await emitMany(trx, workspaceId, 'event_deleted', 'events', ids.map((id) => ({ id })));
   return ids.length;
 }
 

@@ -51,5 +51,10 @@ export function listKeyPage(db: Kysely<DB>, workspaceId: number, q: KeyQuery) {
 
 /** One key of a workspace, as the list shows it. */
 export function findKeyRow(db: Kysely<DB>, workspaceId: number, keyId: number) {
-  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('workspace_id', '=', workspaceId).where('id', '=', keyId).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .select(KEY_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .executeTakeFirst();
 }

@@ -18,45 +18,28 @@ export async function keysRoutes(fastify: FastifyInstance, { db, authenticator }
   const tags = ['API key'];
   const config = { scope: 'keys:manage', notFound: { id: 'API key' } };
 
-  app.get(
-    '/keys',
-    { config, schema: { tags, summary: "List the workspace's API keys (never their tokens)", querystring: KeyQuery, response: { 200: Page(ApiKey) } } },
-    async (req) => {
-      const { rows, pagination } = await listKeysPage(db, req.auth.workspaceId, req.query);
-      return { success: true as const, data: rows, pagination };
-    },
-  );
+  app.get('/keys', { config, schema: { tags, summary: "List the workspace's API keys (never their tokens)", querystring: KeyQuery, response: { 200: Page(ApiKey) } } }, async (req) => {
+    const { rows, pagination } = await listKeysPage(db, req.auth.workspaceId, req.query);
+    return { success: true as const, data: rows, pagination };
+  });
 
-  app.post(
-    '/keys',
-    { config, schema: { tags, summary: 'Create an API key; its token is in this answer only', body: CreateKeyBody, response: { 201: Ok(CreatedApiKey) } } },
-    async (req, reply) => {
-      const body = req.body;
-      if (body.type === 'rest' && !body.scopes) throw invalidField(['scopes'], 'is required for a rest key');
-      let token = '';
-      // A62: what an Idempotency-Key stores (and replays) is the key without its token:
-      // only the token's hash is kept anywhere, so the token is shown once.
-      const key = await transact(db, req.auth, async (trx) => {
-        const created = await createKey(trx, {
-          workspaceId: req.auth.workspaceId,
-          type: body.type,
-          scopes: body.scopes,
-          name: body.name,
-          userId: body.user_id ?? req.auth.userId,
-        });
-        token = created.token;
-        return { ...(await getKey(trx, req.auth.workspaceId, created.id)), token: null };
-      });
-      return reply.code(201).send({ success: true as const, data: { ...key, token } }); // D3
-    },
-  );
+  app.post('/keys', { config, schema: { tags, summary: 'Create an API key; its token is in this answer only', body: CreateKeyBody, response: { 201: Ok(CreatedApiKey) } } }, async (req, reply) => {
+    const body = req.body;
+    if (body.type === 'rest' && !body.scopes) throw invalidField(['scopes'], 'is required for a rest key');
+    let token = '';
+    // A62: what an Idempotency-Key stores (and replays) is the key without its token:
+    // only the token's hash is kept anywhere, so the token is shown once.
+    const key = await transact(db, req.auth, async (trx) => {
+      const created = await createKey(trx, { workspaceId: req.auth.workspaceId, type: body.type, scopes: body.scopes, name: body.name, userId: body.user_id ?? req.auth.userId });
+      token = created.token;
+      return { ...(await getKey(trx, req.auth.workspaceId, created.id)), token: null };
+    });
+    return reply.code(201).send({ success: true as const, data: { ...key, token } }); // D3
+  });
 
   app.delete(
     '/keys/:id',
-    {
-      config: { ...config, envelope: deletedEnvelope },
-      schema: { tags, summary: 'Revoke an API key (it answers 401 from then on)', params: IdParams, response: { 200: Deleted } },
-    },
+    { config: { ...config, envelope: deletedEnvelope }, schema: { tags, summary: 'Revoke an API key (it answers 401 from then on)', params: IdParams, response: { 200: Deleted } } },
     async (req) => {
       const revoked = await transact(db, req.auth, async (trx) => {
         const row = await revokeKey(trx, req.params.id, req.auth.workspaceId);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { fromJson, now, toJson } from '../../db/json.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { findUser, firstOwner } from '../users/users.repo.ts';
@@ -23,10 +23,9 @@ export const DEFAULT_SCOPES: Record<KeyType, string[]> = {
 
 /** Every scope an endpoint can require (SPEC "Scopes" and the ones it names without listing). */
 export const ALL_SCOPES = [
-  ...['contacts', 'requests', 'quotes', 'jobs', 'invoices', 'events', 'timesheets', 'properties', 'webhooks', 'forms'].flatMap((s) => [
-    `${s}:read`,
-    `${s}:write`,
-  ]),
+  ...['contacts', 'requests', 'quotes', 'jobs', 'invoices', 'events', 'timesheets', 'properties', 'webhooks', 'forms'].flatMap(
+    (s) => [`${s}:read`, `${s}:write`],
+  ),
   'custom_fields:read',
   ...['quote-templates', 'services', 'tax-rates'].flatMap((s) => [`${s}:read`, `${s}:write`]),
   'users:read',
@@ -82,15 +81,15 @@ export async function createKey(
   const token = input.legacy ? secret : `wk_${ws.hash}.${secret}`;
   const at = now();
   const id = await insertKey(db, {
-    workspace_id: ws.id,
-    type: input.type,
-    scopes: toJson(scopes)!,
-    user_id: userId,
-    name: input.name ?? null,
-    token_hash: hashToken(token),
-    legacy: input.legacy ? 1 : 0,
-    created_at: at,
-    updated_at: at,
+      workspace_id: ws.id,
+      type: input.type,
+      scopes: toJson(scopes)!,
+      user_id: userId,
+      name: input.name ?? null,
+      token_hash: hashToken(token),
+      legacy: input.legacy ? 1 : 0,
+      created_at: at,
+      updated_at: at,
   });
   return { id, token, type: input.type, scopes, user_id: userId, workspace_id: ws.id };
 }

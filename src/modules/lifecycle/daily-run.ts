@@ -3,9 +3,9 @@ import { now } from '../../db/json.ts';
 import { locked } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { emitMany } from '../../outbox/emit.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
 import type { HubLinkConfig } from '../hub/hub.service.ts';
+import { emitMany } from '../../outbox/emit.ts';
 import { findInvoiceDetails } from '../invoices/invoices.repo.ts';
 import { queueNotification } from '../notifications/notifications.service.ts';
 import { findQuoteDetails } from '../quotes/quotes.repo.ts';
@@ -76,14 +76,7 @@ export async function runDocumentsDay(trx: Kysely<DB>, workspaceId: number, date
     .expression((eb) =>
       eb
         .selectFrom('quotes')
-        .select((s) => [
-          'quotes.workspace_id',
-          'quotes.id',
-          s.val('expired').as('status'),
-          sql<null>`null`.as('comment'),
-          sql<null>`null`.as('user_id'),
-          s.val(at).as('created_at'),
-        ])
+        .select((s) => ['quotes.workspace_id', 'quotes.id', s.val('expired').as('status'), sql<null>`null`.as('comment'), sql<null>`null`.as('user_id'), s.val(at).as('created_at')])
         .where('quotes.workspace_id', '=', workspaceId)
         .where('quotes.status', '=', 'awaiting_response')
         .where('quotes.expire_on', '<', date),

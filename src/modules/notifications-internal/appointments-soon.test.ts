@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
-import { waitFor } from '../../../test/webhook-receiver.ts';
 import { runDaily } from '../../outbox/schedule.ts';
 import { Worker } from '../../outbox/worker.ts';
 import { dailyJobs } from '../daily-jobs.ts';
+import { waitFor } from '../../../test/webhook-receiver.ts';
 import { setUser } from '../users/users.service.ts';
 import { setWorkspace } from '../workspace/workspace.service.ts';
 import { APPOINTMENTS_SOON_JOB, remindAppointmentsSoon, runAppointmentsSoon } from './appointments-soon.ts';
@@ -31,13 +31,7 @@ describe('appointments_soon', () => {
     return { ...ws, api: client(t.app, ws.token) };
   }
 
-  async function event(
-    api: Client,
-    start_date: string,
-    start_time: string | null,
-    assignee_ids: string[],
-    extra: Record<string, unknown> = {},
-  ): Promise<number> {
+  async function event(api: Client, start_date: string, start_time: string | null, assignee_ids: string[], extra: Record<string, unknown> = {}): Promise<number> {
     const res = await api.post('/api/v1/events', {
       name: `Visit ${start_date} ${start_time}`,
       type: 'appointment',
@@ -81,10 +75,7 @@ describe('appointments_soon', () => {
 
     assert.ok((await runAppointmentsSoon(t.db, nowMs)) >= 1);
     assert.deepEqual(await reminded(ws, a.user_id), [soon]);
-    assert.deepEqual(
-      await reminded(ws, b.user_id),
-      [soon, startsNow, midnight].sort((x, y) => x - y),
-    );
+    assert.deepEqual(await reminded(ws, b.user_id), [soon, startsNow, midnight].sort((x, y) => x - y));
     assert.deepEqual(await reminded(ws, c.user_id), []);
     assert.deepEqual(await reminded(ws, ws.owner.user_id), [], 'not assigned: not notified');
 
@@ -173,16 +164,10 @@ describe('appointments_soon', () => {
       ];
       expected.push({ ws, user: users[0].user_id, events: ids }, { ws, user: users[1].user_id, events: [ids[0]] });
     }
-    const before = await t.db
-      .selectFrom('scheduled_runs')
-      .select(({ fn }) => fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await t.db.selectFrom('scheduled_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     // 2031-10-04T20:00Z: Auckland (NZDT, +13) 10-05 09:00, Los Angeles (PDT, -7) 10-04 13:00; every event is within 24 hours.
     const passes = await Promise.all(Array.from({ length: 5 }, () => runAppointmentsSoon(t.db, at('2031-10-04T20:00:00Z'))));
-    const afterRuns = await t.db
-      .selectFrom('scheduled_runs')
-      .select(({ fn }) => fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const afterRuns = await t.db.selectFrom('scheduled_runs').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(
       passes.reduce((s, n) => s + n, 0),
       Number(afterRuns.n) - Number(before.n),

@@ -49,19 +49,12 @@ export async function remindAppointmentsSoon(trx: Kysely<DB>, workspace: DailyWo
     byEvent.set(r.id, entry);
   }
   for (const { event, users } of byEvent.values()) {
-    await notifyUsers(
-      trx,
-      workspace.id,
-      'appointments_soon',
-      users,
-      { type: 'event', id: event.id },
-      {
-        event_id: event.id,
-        name: event.name,
-        start_date: event.start_date,
-        start_time: event.start_time,
-      },
-    );
+    await notifyUsers(trx, workspace.id, 'appointments_soon', users, { type: 'event', id: event.id }, {
+      event_id: event.id,
+      name: event.name,
+      start_date: event.start_date,
+      start_time: event.start_time,
+    });
   }
 }
 

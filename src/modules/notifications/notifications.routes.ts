@@ -54,15 +54,7 @@ export async function notificationsRoutes(fastify: FastifyInstance, { db, config
 
   app.get(
     '/messages',
-    {
-      config: { scope: 'notifications:read' },
-      schema: {
-        tags: ['Message'],
-        summary: 'List customer emails and SMS, newest first, with their attempts',
-        querystring: MessageQuery,
-        response: { 200: Page(Message) },
-      },
-    },
+    { config: { scope: 'notifications:read' }, schema: { tags: ['Message'], summary: 'List customer emails and SMS, newest first, with their attempts', querystring: MessageQuery, response: { 200: Page(Message) } } },
     async (req) => {
       const { rows, pagination } = await listMessagePage(db, req.auth.workspaceId, req.query);
       return { success: true as const, data: rows, pagination };
@@ -72,30 +64,19 @@ export async function notificationsRoutes(fastify: FastifyInstance, { db, config
   const tags = ['Notification settings'];
   app.get(
     '/notification-settings',
-    {
-      config: { scope: 'workspace:read' },
-      schema: { tags, summary: 'Which customer emails and SMS are sent, and their templates', response: { 200: Ok(Type.Array(NotificationSetting)) } },
-    },
+    { config: { scope: 'workspace:read' }, schema: { tags, summary: 'Which customer emails and SMS are sent, and their templates', response: { 200: Ok(Type.Array(NotificationSetting)) } } },
     async (req) => ({ success: true as const, data: await notificationSettings(db, req.auth.workspaceId) }),
   );
   app.put(
     '/notification-settings',
-    {
-      config: { scope: 'workspace:write' },
-      schema: { tags, summary: "Change one type's switches and templates", body: NotificationSettingBody, response: { 200: Ok(NotificationSetting) } },
-    },
+    { config: { scope: 'workspace:write' }, schema: { tags, summary: "Change one type's switches and templates", body: NotificationSettingBody, response: { 200: Ok(NotificationSetting) } } },
     async (req) => ({ success: true as const, data: await updateNotificationSetting(db, req.auth, req.body) }),
   );
   app.post(
     '/notification-settings/preview',
     {
       config: { scope: 'workspace:read', successStatus: 200 },
-      schema: {
-        tags,
-        summary: 'Render a type (saved or draft templates) against a sample document; sends nothing',
-        body: PreviewBody,
-        response: { 200: Ok(Preview) },
-      },
+      schema: { tags, summary: 'Render a type (saved or draft templates) against a sample document; sends nothing', body: PreviewBody, response: { 200: Ok(Preview) } },
     },
     async (req) => ({ success: true as const, data: await previewNotification(db, req.auth.workspaceId, req.body, config.publicUrl) }),
   );

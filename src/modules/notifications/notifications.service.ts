@@ -1,26 +1,27 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { fromJson } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
 import { countWithin, nextNumber } from '../../db/numbering.ts';
 import { propertyRef } from '../../db/related.ts';
-import type { DB } from '../../db/schema.ts';
-import { documentView } from '../../domain/document-view.ts';
-import { formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { transact } from '../../http/transact.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { queueMessage } from '../../outbox/messages.ts';
 import { findEventDetail } from '../events/events.repo.ts';
-import { type HubLinkConfig, mintHubLink } from '../hub/hub.service.ts';
-import { invoiceOf, invoices } from '../invoices/invoices.repo.ts';
 import { updateInvoice } from '../invoices/invoices.service.ts';
+import { invoiceOf, invoices } from '../invoices/invoices.repo.ts';
 import { ADMINS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 import { quoteOf, quotes } from '../quotes/quotes.repo.ts';
 import { updateQuote } from '../quotes/quotes.service.ts';
-import { logoUrl } from '../workspace/logo.ts';
 import { findWorkspace, type Settings, settingsOf } from '../workspace/workspace.service.ts';
+import { type HubLinkConfig, mintHubLink } from '../hub/hub.service.ts';
 import { contactsForMessage, parentLinks } from './notifications.repo.ts';
 import type { NotificationBody, NotificationQueued } from './notifications.schemas.ts';
+import { documentView } from '../../domain/document-view.ts';
+import { workspaceCurrency } from '../../domain/format.ts';
+import { formatDate, formatMoney } from '../../domain/format.ts';
+import { logoUrl } from '../workspace/logo.ts';
 import { businessValues, type NotificationType, type Placeholders, pricedValues, render } from './templates.ts';
 
 // SPEC Notifications: `POST /notifications` hands one customer message to the
@@ -43,16 +44,7 @@ interface Customer {
 /** A type's own template values; the service adds the business and contact ones and the hub link. */
 type Own<T extends NotificationType> = Omit<
   Placeholders<T>,
-  | 'business_name'
-  | 'business_address'
-  | 'business_phone'
-  | 'business_email'
-  | 'business_website'
-  | 'business_tax_number'
-  | 'contact_name'
-  | 'contact_first_name'
-  | 'contact_email'
-  | 'link'
+  'business_name' | 'business_address' | 'business_phone' | 'business_email' | 'business_website' | 'business_tax_number' | 'contact_name' | 'contact_first_name' | 'contact_email' | 'link'
 >;
 
 /** What one type's entity gives the message: its customer and the template values. */
@@ -154,10 +146,7 @@ const TARGETS: Record<NotificationType, Target> = {
     async prepare(trx, auth, id, w) {
       const { quote, customer, values } = await quoteMessage(trx, id, w);
       if (!KEEPS_QUOTE.includes(quote.status)) await updateQuote(trx, w.id, auth.userId, id, { status: 'awaiting_response' });
-      return {
-        customer,
-        values: { ...values, message: quote.message ?? '', payment_instructions: quote.payment_instructions ?? '' } satisfies Own<'quote_to_customer'>,
-      };
+      return { customer, values: { ...values, message: quote.message ?? '', payment_instructions: quote.payment_instructions ?? '' } satisfies Own<'quote_to_customer'> };
     },
   },
   // E24: the follow-up moves nothing; the reminder run checked the status under the same lock.
@@ -256,7 +245,10 @@ async function emailBlocked(trx: Kysely<DB>, w: Workspace, settings: Settings, t
 function smsAllowed(settings: Settings, type: NotificationType, customer: Customer): boolean {
   const consent = fromJson<{ sms_consent?: { opt_in?: unknown } }>(customer.info);
   return (
-    settings.sms_provider !== 'none' && settings.sms_plan === true && consent?.sms_consent?.opt_in === true && settings[`notifications.${type}.sms`] === true
+    settings.sms_provider !== 'none' &&
+    settings.sms_plan === true &&
+    consent?.sms_consent?.opt_in === true &&
+    settings[`notifications.${type}.sms`] === true
   );
 }
 
@@ -306,29 +298,25 @@ export async function queueNotification(
   );
   const about = { type: body.type, module_type: target.moduleType, module_id: body.module_id, contact_id: customer.id };
   const messageIds: number[] = [];
-  messageIds.push(
-    await queueMessage(trx, w.id, {
-      ...about,
-      channel: 'email',
-      recipient: customer.email,
-      subject: message.subject,
-      body_text: message.text,
-      body_html: message.html,
-      notSent: await emailBlocked(trx, w, settings, body.type),
-    }),
-  );
+  messageIds.push(await queueMessage(trx, w.id, {
+    ...about,
+    channel: 'email',
+    recipient: customer.email,
+    subject: message.subject,
+    body_text: message.text,
+    body_html: message.html,
+    notSent: await emailBlocked(trx, w, settings, body.type),
+  }));
   if (target.sms && smsAllowed(settings, body.type, customer)) {
-    messageIds.push(
-      await queueMessage(trx, w.id, {
-        ...about,
-        channel: 'sms',
-        recipient: customer.phone ?? '',
-        subject: null,
-        body_text: message.sms,
-        body_html: null,
-        notSent: customer.phone ? undefined : 'the contact has no phone number',
-      }),
-    );
+    messageIds.push(await queueMessage(trx, w.id, {
+      ...about,
+      channel: 'sms',
+      recipient: customer.phone ?? '',
+      subject: null,
+      body_text: message.sms,
+      body_html: null,
+      notSent: customer.phone ? undefined : 'the contact has no phone number',
+    }));
   }
   return {
     queued: true as const,

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { buildTestApp, type Client, client, keyFor, outboxEvents, type Res, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
-import { formatDate } from '../../domain/format.ts';
 import { listMessages } from '../../outbox/messages.ts';
 import { listInbox } from '../notifications-internal/internal-notifications.ts';
 import { setUser } from '../users/users.service.ts';
 import { settingsOf, setWorkspace } from '../workspace/workspace.service.ts';
+import { formatDate } from '../../domain/format.ts';
 
 // SPEC Notifications, "Internal notifications", "States and transitions";
 // D16, D19, D29, D32, D4, D5. Each test that depends on state gets its own
@@ -57,15 +57,7 @@ describe('POST /notifications', () => {
 
   async function makeEvent(w: Ws, extra: Body = {}): Promise<Doc> {
     return created(
-      await w.api.post('/api/v1/events', {
-        name: 'Gutter check',
-        type: 'appointment',
-        start_date: '2026-04-01',
-        end_date: '2026-04-01',
-        start_time: '09:00',
-        end_time: '10:30',
-        ...extra,
-      }),
+      await w.api.post('/api/v1/events', { name: 'Gutter check', type: 'appointment', start_date: '2026-04-01', end_date: '2026-04-01', start_time: '09:00', end_time: '10:30', ...extra }),
     );
   }
 
@@ -104,10 +96,7 @@ describe('POST /notifications', () => {
       quotes: await t.db.selectFrom('quotes').select(['id', 'status', 'updated_at']).where('workspace_id', '=', w.id).orderBy('id').execute(),
       invoices: await t.db.selectFrom('invoices').select(['id', 'status', 'updated_at']).where('workspace_id', '=', w.id).orderBy('id').execute(),
       events: await t.db.selectFrom('events').select(['id', 'status', 'updated_at']).where('workspace_id', '=', w.id).orderBy('id').execute(),
-      counters: (await t.db.selectFrom('counters').select(['kind', 'value']).where('workspace_id', '=', w.id).orderBy('kind').execute()).map((c) => [
-        c.kind,
-        Number(c.value),
-      ]),
+      counters: (await t.db.selectFrom('counters').select(['kind', 'value']).where('workspace_id', '=', w.id).orderBy('kind').execute()).map((c) => [c.kind, Number(c.value)]),
     };
   }
 
@@ -231,13 +220,7 @@ describe('POST /notifications', () => {
   test('rule 3: the channel cannot be forced; unknown fields are ignored', async () => {
     const w = await workspace();
     const q = await makeQuote(w);
-    const res = await w.api.post('/api/v1/notifications', {
-      type: 'quote_to_customer',
-      module_id: q.id,
-      channel: 'sms',
-      module: 'invoices',
-      to: 'x@evil.test',
-    });
+    const res = await w.api.post('/api/v1/notifications', { type: 'quote_to_customer', module_id: q.id, channel: 'sms', module: 'invoices', to: 'x@evil.test' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.data.module, 'quotes');
     assert.equal(res.body.data.recipient.email, 'ada@example.com');
@@ -275,18 +258,12 @@ describe('POST /notifications', () => {
     const foreign = {
       quote_to_customer: (await makeQuote(other)).id,
       invoice_to_customer: (await makeInvoice(other)).id,
-      appointment_reminder: (
-        await makeEvent(other, { request_id: (await created(await other.api.post('/api/v1/requests', { contact_id: (await makeContact(other)).id }))).id })
-      ).id,
+      appointment_reminder: (await makeEvent(other, { request_id: (await created(await other.api.post('/api/v1/requests', { contact_id: (await makeContact(other)).id }))).id })).id,
     };
     await makeQuote(w); // something to leave alone
     const before = await snapshot(w);
     const beforeOther = await snapshot(other);
-    const texts: Record<Type, string> = {
-      quote_to_customer: 'Quote not found',
-      invoice_to_customer: 'Invoice not found',
-      appointment_reminder: 'Event not found',
-    };
+    const texts: Record<Type, string> = { quote_to_customer: 'Quote not found', invoice_to_customer: 'Invoice not found', appointment_reminder: 'Event not found' };
     for (const type of Object.keys(texts) as Type[]) {
       const absent = await send(w, type, 999_999);
       const theirs = await send(w, type, foreign[type]);
@@ -538,22 +515,10 @@ describe('POST /notifications', () => {
     const rows = await messages(w);
     assert.equal(rows.length, 2);
     const [m] = rows;
-    assert.deepEqual(
-      [m.channel, m.type, m.status, m.recipient, m.module_type, m.module_id, m.contact_id],
-      ['email', 'quote_to_customer', 'queued', 'ada@example.com', 'quote', q.id, q.contact_id],
-    );
+    assert.deepEqual([m.channel, m.type, m.status, m.recipient, m.module_type, m.module_id, m.contact_id], ['email', 'quote_to_customer', 'queued', 'ada@example.com', 'quote', q.id, q.contact_id]);
     assert.equal(m.error, null);
     assert.equal(m.subject, `Quote #${q.number} from ${w.name}`);
-    for (const part of [
-      `quote #${q.number}`,
-      'Hello Ada,',
-      'Spring cleanup',
-      'Total: $1,234.50',
-      'Date: March 5, 2026',
-      'Valid until: April 5, 2026',
-      'See you in spring.',
-      w.name,
-    ]) {
+    for (const part of [`quote #${q.number}`, 'Hello Ada,', 'Spring cleanup', 'Total: $1,234.50', 'Date: March 5, 2026', 'Valid until: April 5, 2026', 'See you in spring.', w.name]) {
       assert.ok(m.body_text.includes(part), `body_text has ${part}:\n${m.body_text}`);
     }
     assert.ok(m.body_html?.includes('$1,234.50'));
@@ -577,10 +542,7 @@ describe('POST /notifications', () => {
     const [m] = await messages(w);
     assert.doesNotMatch(m.body_text, /Valid until/);
     assert.doesNotMatch(m.body_text, /\n\n\n/);
-    assert.ok(
-      [before, today()].some((d) => m.body_text.includes(`Date: ${d}`)),
-      m.body_text,
-    );
+    assert.ok([before, today()].some((d) => m.body_text.includes(`Date: ${d}`)), m.body_text);
     assert.ok(m.body_text.includes('Total: $1,234.50'));
   });
 
@@ -611,19 +573,13 @@ describe('POST /notifications', () => {
     }
     assert.ok(qm.body_html?.includes('<li>Valve &#60;½&#34;&#62; &#38; seal (optional): 1.5 x €9.99 = €14.99</li>'), qm.body_html ?? '');
     assert.ok(qm.body_html?.includes('Total: €242.00 EUR'), qm.body_html ?? '');
-    for (const part of [
-      `invoice #${inv.number}`,
-      '- Boiler service: 2 x €120.00 = €240.00',
-      'Total: €240.00 EUR',
-      'Amount paid: €40.00',
-      'Balance due: €200.00 EUR',
-    ]) {
+    for (const part of [`invoice #${inv.number}`, '- Boiler service: 2 x €120.00 = €240.00', 'Total: €240.00 EUR', 'Amount paid: €40.00', 'Balance due: €200.00 EUR']) {
       assert.ok(im.body_text.includes(part), `invoice text has ${part}:\n${im.body_text}`);
     }
     assert.doesNotMatch(im.body_text, /Discount|Tax/, 'no discount or tax line when there is none');
   });
 
-  test("F101: no amount without a currency: a workspace without one uses its country's, else usd", async () => {
+  test('F101: no amount without a currency: a workspace without one uses its country\'s, else usd', async () => {
     for (const [country, expected] of [
       ['GB', 'Total: £1,234.50 GBP'],
       ['CA', 'Total: CA$1,234.50 CAD'],
@@ -659,11 +615,7 @@ describe('POST /notifications', () => {
     // E2: an explicit null due_date wins over the terms, so the email names the terms.
     const inv = await makeInvoice(w, { contact_id: contact.id, payment_terms: 'net_30', due_date: null });
     const unnamed = await makeInvoice(w, { contact_id: contact.id, name: null, due_date: '2026-04-30' });
-    const property = await created(
-      await w.api.post(`/api/v1/contacts/${contact.id}/properties`, {
-        address: { street: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701' },
-      }),
-    );
+    const property = await created(await w.api.post(`/api/v1/contacts/${contact.id}/properties`, { address: { street: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701' } }));
     const job = await created(await w.api.post('/api/v1/jobs', { name: 'Gutters', contact_id: contact.id, property_id: property.id }));
     const ev = await makeEvent(w, { job_id: job.id });
     await send(w, 'invoice_to_customer', inv.id);
@@ -689,9 +641,12 @@ describe('POST /notifications', () => {
     await send(w, 'quote_to_customer', q.id);
     assert.equal((await messages(w))[0].subject, `Q${q.number} for Ada Lovelace`);
 
-    const stored = async () => await t.db.selectFrom('workspaces').select(['name', 'settings']).where('id', '=', w.id).executeTakeFirstOrThrow();
+    const stored = async () => (await t.db.selectFrom('workspaces').select(['name', 'settings']).where('id', '=', w.id).executeTakeFirstOrThrow());
     const before = await stored();
-    await assert.rejects(setWorkspace(t.db, w.id, { name: 'Renamed', 'templates.quote_to_customer.subject': 'Hi {{nickname}}' }), /\{\{nickname\}\}/);
+    await assert.rejects(
+      setWorkspace(t.db, w.id, { name: 'Renamed', 'templates.quote_to_customer.subject': 'Hi {{nickname}}' }),
+      /\{\{nickname\}\}/,
+    );
     await assert.rejects(setWorkspace(t.db, w.id, { 'templates.quote_to_customer.footer': 'x' }), /templates\.quote_to_customer\.footer/);
     await assert.rejects(setWorkspace(t.db, w.id, { 'templates.sms_blast.subject': 'x' }), /templates\.sms_blast\.subject/);
     await assert.rejects(setWorkspace(t.db, w.id, { 'templates.invoice_to_customer.subject': '{{expire_on}}' }), /\{\{expire_on\}\}/);
@@ -753,10 +708,7 @@ describe('POST /notifications', () => {
   test('emails refused for the allowance do not use it up: raising it mid-month frees exactly what it adds', async () => {
     const w = await workspace({ email_allowance: '1' });
     for (let i = 0; i < 3; i++) await send(w, 'quote_to_customer', (await makeQuote(w)).id);
-    assert.deepEqual(
-      (await messages(w)).map((m) => m.status),
-      ['queued', 'not_sent', 'not_sent'],
-    );
+    assert.deepEqual((await messages(w)).map((m) => m.status), ['queued', 'not_sent', 'not_sent']);
     await setWorkspace(t.db, w.id, { email_allowance: '2' }); // one email of two used
     await send(w, 'quote_to_customer', (await makeQuote(w)).id);
     assert.equal((await messages(w))[3].status, 'queued', (await messages(w))[3].error ?? '');
@@ -780,20 +732,14 @@ describe('POST /notifications', () => {
     assert.equal((await send(w, 'quote_to_customer', 999_999)).status, 404);
     assert.equal((await send(w, 'quote_to_customer', noContact.id)).status, 400);
     await send(w, 'quote_to_customer', (await makeQuote(w)).id);
-    assert.deepEqual(
-      (await messages(w)).map((m) => m.status),
-      ['queued'],
-    );
+    assert.deepEqual((await messages(w)).map((m) => m.status), ['queued']);
   });
 
   test('D29: emails turned off do not count against the allowance', async () => {
     const w = await workspace({ email_allowance: '1', 'notifications.invoice_to_customer.email': 'false' });
     await send(w, 'invoice_to_customer', (await makeInvoice(w)).id);
     await send(w, 'quote_to_customer', (await makeQuote(w)).id);
-    assert.deepEqual(
-      (await messages(w)).map((m) => m.status),
-      ['not_sent', 'queued'],
-    );
+    assert.deepEqual((await messages(w)).map((m) => m.status), ['not_sent', 'queued']);
   });
 
   test('D29 defaults: 1000 emails a month; plan free gives 100 unless email_allowance is set; email on, sms off', async () => {
@@ -826,15 +772,9 @@ describe('POST /notifications', () => {
     assert.equal(res.status, 201);
     const [sms] = await messages(w, 'sms');
     assert.ok(sms, 'an sms row');
-    assert.deepEqual(
-      [sms.status, sms.recipient, sms.type, sms.module_id, sms.contact_id, sms.subject, sms.body_html],
-      ['queued', '+15550001', 'quote_to_customer', q.id, contact.id, null, null],
-    );
+    assert.deepEqual([sms.status, sms.recipient, sms.type, sms.module_id, sms.contact_id, sms.subject, sms.body_html], ['queued', '+15550001', 'quote_to_customer', q.id, contact.id, null, null]);
     // E7: the SMS ends with a fresh hub link to the quote.
-    assert.match(
-      sms.body_text,
-      new RegExp(`^${w.name}: we've emailed you quote #${q.number} \\(\\$1,234\\.50\\)\\. http://fieldwork\\.test/hub/[A-Za-z0-9_-]{43}/quotes/${q.id}$`),
-    );
+    assert.match(sms.body_text, new RegExp(`^${w.name}: we've emailed you quote #${q.number} \\(\\$1,234\\.50\\)\\. http://fieldwork\\.test/hub/[A-Za-z0-9_-]{43}/quotes/${q.id}$`));
     assert.equal((await messages(w, 'email')).length, 1, 'the email goes too');
   });
 
@@ -880,10 +820,7 @@ describe('POST /notifications', () => {
     const contact = await makeContact(w, CONSENT);
     const inv = await makeInvoice(w, { contact_id: contact.id });
     await send(w, 'invoice_to_customer', inv.id);
-    assert.deepEqual(
-      (await messages(w)).map((m) => m.channel),
-      ['email'],
-    );
+    assert.deepEqual((await messages(w)).map((m) => m.channel), ['email']);
     const request = await created(await w.api.post('/api/v1/requests', { contact_id: contact.id }));
     const ev = await makeEvent(w, { request_id: request.id });
     await send(w, 'appointment_reminder', ev.id);

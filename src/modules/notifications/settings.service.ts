@@ -1,21 +1,12 @@
+import { logoUrl } from '../workspace/logo.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { transact } from '../../http/transact.ts';
 import { invalidField, notFound, ValidationError } from '../../kernel/errors.ts';
-import { logoUrl } from '../workspace/logo.ts';
 import { findWorkspace, type Settings, settingsOf, setWorkspace, type WorkspaceRow } from '../workspace/workspace.service.ts';
 import type { NotificationSetting, NotificationSettingBody, PreviewBody } from './settings.schemas.ts';
-import {
-  businessValues,
-  checkTemplate,
-  defaultTemplate,
-  NOTIFICATION_TYPES,
-  type NotificationType,
-  PLACEHOLDERS,
-  render,
-  TEMPLATE_PARTS,
-} from './templates.ts';
+import { businessValues, checkTemplate, defaultTemplate, NOTIFICATION_TYPES, type NotificationType, PLACEHOLDERS, render, TEMPLATE_PARTS } from './templates.ts';
 
 function settingOf(type: NotificationType, settings: Settings): NotificationSetting {
   const own = (part: string) => {

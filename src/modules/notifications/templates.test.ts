@@ -65,28 +65,12 @@ describe('render', () => {
   });
 
   test('a line whose placeholders are all empty is dropped; the blank lines around it collapse', () => {
-    const m = render(
-      'quote_to_customer',
-      quoteValues({ name: '', expire_on: '', message: '', payment_instructions: '', line_items: '', tax: '', tax_rate: '' }),
-      {},
-    );
+    const m = render('quote_to_customer', quoteValues({ name: '', expire_on: '', message: '', payment_instructions: '', line_items: '', tax: '', tax_rate: '' }), {});
     assert.doesNotMatch(m.text, /Valid until|Discount|Tax/);
     assert.doesNotMatch(m.text, /\n\n\n/, 'no run of blank lines');
     assert.equal(
       m.text,
-      [
-        'Hello Ada,',
-        '',
-        'Acme Lawns has sent you quote #7.',
-        '',
-        'Date: March 5, 2026',
-        '',
-        'Subtotal: $1,200.00',
-        'Total: $1,234.50 USD',
-        '',
-        'Thank you,',
-        'Acme Lawns',
-      ].join('\n'),
+      ['Hello Ada,', '', 'Acme Lawns has sent you quote #7.', '', 'Date: March 5, 2026', '', 'Subtotal: $1,200.00', 'Total: $1,234.50 USD', '', 'Thank you,', 'Acme Lawns'].join('\n'),
     );
   });
 
@@ -97,20 +81,13 @@ describe('render', () => {
   });
 
   test('the subject is one line without control characters (no header injection)', () => {
-    const m = render(
-      'quote_to_customer',
-      quoteValues({ contact_name: 'Ada\r\nBcc: evil@example.com\u0000\u007f\tX' }),
-      custom('subject', 'Hi {{contact_name}}'),
-    );
+    const m = render('quote_to_customer', quoteValues({ contact_name: 'Ada\r\nBcc: evil@example.com\u0000\u007f\tX' }), custom('subject', 'Hi {{contact_name}}'));
     assert.ok(![...m.subject].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), JSON.stringify(m.subject));
     assert.equal(m.subject, 'Hi Ada Bcc: evil@example.com X');
   });
 
   test('the subject and sms drop C1 controls and line separators too (U+0085 NEL, U+2028)', () => {
-    const m = render('quote_to_customer', quoteValues({ contact_name: 'Ada\u0085Bcc: x\u009b\u2028y' }), {
-      ...custom('subject', '{{contact_name}}'),
-      ...custom('sms', '{{contact_name}}'),
-    });
+    const m = render('quote_to_customer', quoteValues({ contact_name: 'Ada\u0085Bcc: x\u009b\u2028y' }), { ...custom('subject', '{{contact_name}}'), ...custom('sms', '{{contact_name}}') });
     assert.equal(m.subject, 'Ada Bcc: x y');
     assert.equal(m.sms, 'Ada Bcc: x y');
   });
@@ -138,11 +115,7 @@ describe('render', () => {
   });
 
   test("a workspace's html template keeps its own markup and escapes the values", () => {
-    const m = render(
-      'quote_to_customer',
-      quoteValues({ contact_first_name: `<script>alert('x')</script>` }),
-      custom('html', '<h1>Hi {{contact_first_name}}</h1>'),
-    );
+    const m = render('quote_to_customer', quoteValues({ contact_first_name: `<script>alert('x')</script>` }), custom('html', '<h1>Hi {{contact_first_name}}</h1>'));
     assert.equal(m.html, '<h1>Hi &#60;script&#62;alert(&#39;x&#39;)&#60;/script&#62;</h1>');
   });
 
@@ -183,22 +156,11 @@ describe('render', () => {
     );
     assert.equal(inv.subject, 'Invoice #7 from Acme');
     assert.match(inv.text, /has sent you invoice #7\./, 'E1: the number');
-    assert.match(
-      inv.text,
-      /Invoice: INV-7\nDate: May 1, 2026\nDue: within 30 days\n\n- Visit: 1 x \$10\.00 = \$10\.00\n\nSubtotal: \$10\.00\nTotal: \$10\.00 USD\nAmount paid: \$4\.00\nBalance due: \$6\.00 USD\n/,
-    );
+    assert.match(inv.text, /Invoice: INV-7\nDate: May 1, 2026\nDue: within 30 days\n\n- Visit: 1 x \$10\.00 = \$10\.00\n\nSubtotal: \$10\.00\nTotal: \$10\.00 USD\nAmount paid: \$4\.00\nBalance due: \$6\.00 USD\n/);
     assert.equal(inv.sms, "Acme: we've emailed you invoice #7 ($10.00).");
     const appt = render(
       'appointment_reminder',
-      {
-        business_name: 'Acme',
-        contact_first_name: 'Ada',
-        name: 'Visit',
-        date: 'May 1, 2026',
-        time: '09:00 to 10:00',
-        when: 'on May 1, 2026 at 09:00',
-        address: '',
-      },
+      { business_name: 'Acme', contact_first_name: 'Ada', name: 'Visit', date: 'May 1, 2026', time: '09:00 to 10:00', when: 'on May 1, 2026 at 09:00', address: '' },
       {},
     );
     assert.equal(appt.subject, 'Reminder: your appointment with Acme on May 1, 2026 at 09:00');
@@ -230,18 +192,8 @@ describe('checkTemplate', () => {
   });
 
   test('refuses keys that do not name a type and a part', () => {
-    for (const key of [
-      'templates.quote_to_customer.footer',
-      'templates.sms_blast.subject',
-      'templates.quote_to_customer',
-      'templates.quote_to_customer.subject.x',
-      'quote_to_customer.subject',
-    ]) {
-      assert.throws(
-        () => checkTemplate(key, 'x'),
-        (e: Error) => e.message.startsWith(`${key}:`),
-        key,
-      );
+    for (const key of ['templates.quote_to_customer.footer', 'templates.sms_blast.subject', 'templates.quote_to_customer', 'templates.quote_to_customer.subject.x', 'quote_to_customer.subject']) {
+      assert.throws(() => checkTemplate(key, 'x'), (e: Error) => e.message.startsWith(`${key}:`), key);
     }
   });
 

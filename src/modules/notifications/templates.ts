@@ -7,22 +7,10 @@ import type { DocumentView } from '../../domain/document-view.ts';
 // is the plain text escaped into paragraphs.
 
 // A88: `hub_link_to_customer` emails a contact a fresh link to their hub's home ("Send hub link").
-export const NOTIFICATION_TYPES = [
-  'quote_to_customer',
-  'invoice_to_customer',
-  'appointment_reminder',
-  'hub_link_to_customer',
-  'quote_follow_up',
-  'invoice_reminder',
-] as const;
+export const NOTIFICATION_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer', 'quote_follow_up', 'invoice_reminder'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 /** The types `POST /notifications` sends; E24's follow-ups and reminders go out only by themselves (F272). */
-export const SENDABLE_TYPES = [
-  'quote_to_customer',
-  'invoice_to_customer',
-  'appointment_reminder',
-  'hub_link_to_customer',
-] as const satisfies readonly NotificationType[];
+export const SENDABLE_TYPES = ['quote_to_customer', 'invoice_to_customer', 'appointment_reminder', 'hub_link_to_customer'] as const satisfies readonly NotificationType[];
 
 export const TEMPLATE_PARTS = ['subject', 'text', 'html', 'sms'] as const;
 export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
@@ -33,14 +21,7 @@ const BUSINESS = ['business_name', 'business_address', 'business_phone', 'busine
 const COMMON = [...BUSINESS, 'contact_name', 'contact_first_name', 'contact_email', 'link'] as const;
 
 /** The business placeholders of a workspace (A64), for every message it sends. */
-export function businessValues(w: {
-  name: string;
-  address: string | null;
-  phone: string | null;
-  email: string | null;
-  website: string | null;
-  tax_number: string | null;
-}) {
+export function businessValues(w: { name: string; address: string | null; phone: string | null; email: string | null; website: string | null; tax_number: string | null }) {
   return {
     business_name: w.name,
     business_address: w.address ?? '',
@@ -289,10 +270,7 @@ const paragraphHtml = (p: string) => {
  */
 function htmlOf(text: string, link: string | undefined, logo: { url: string; alt: string } | null): string {
   const linked = link ? escapeHtml(link) : '';
-  let paragraphs = text
-    .split(/\n{2,}/)
-    .map(paragraphHtml)
-    .join('\n');
+  let paragraphs = text.split(/\n{2,}/).map(paragraphHtml).join('\n');
   if (linked) paragraphs = paragraphs.split(linked).join(`<a href="${linked}">${linked}</a>`);
   return `<!doctype html>
 <html><body style="font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #222;">
@@ -338,3 +316,4 @@ export const pricedValues = (view: DocumentView, currency: string) => ({
   currency: currency.toUpperCase(),
   deposit: view.deposit, // quotes only (PLACEHOLDERS)
 });
+

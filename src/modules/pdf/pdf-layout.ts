@@ -2,9 +2,8 @@
 // (no font files; the text stays extractable). Pure: a Sheet in, the PDF's bytes out,
 // the same bytes for the same sheet. Run in the PDF worker threads (pdf-pool.ts), so
 // a PDF never holds the API's event loop; pdfkit and its font metrics load once per thread.
-
-import { type Sheet, winAnsi } from './pdf-sheet.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
+import { type Sheet, winAnsi } from './pdf-sheet.ts';
 
 // ---- layout ------------------------------------------------------------------
 
@@ -46,12 +45,7 @@ const metrics = (() => {
 function withFonts(doc: PDFKit.PDFDocument): PDFKit.PDFDocument {
   const families = Reflect.get(doc, '_fontFamilies') as Record<string, object>;
   for (const { name, id, template } of metrics) {
-    families[name] = Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, {
-      document: doc,
-      id,
-      dictionary: null,
-      embedded: false,
-    });
+    families[name] = Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, { document: doc, id, dictionary: null, embedded: false });
   }
   Reflect.set(doc, '_fontCount', metrics.length);
   return doc.font('Helvetica');
@@ -66,9 +60,7 @@ function withFonts(doc: PDFKit.PDFDocument): PDFKit.PDFDocument {
 // words), fits; no line break in it; and not so near the page's bottom that the wrapper
 // would start a page. Any other text goes through text().
 const fragment = Reflect.get(PDFDocument.prototype, '_fragment') as (this: PDFKit.PDFDocument, text: string, x: number, y: number, options: object) => void;
-const MAX_KERN =
-  Math.max(...metrics.map(({ template }) => Math.max(...Object.values((template.font as { kernPairs: Record<string, number> }).kernPairs).map(Math.abs)))) /
-  1000;
+const MAX_KERN = Math.max(...metrics.map(({ template }) => Math.max(...Object.values((template.font as { kernPairs: Record<string, number> }).kernPairs).map(Math.abs)))) / 1000;
 const BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/;
 // The short way on (tests draw without it, to compare the bytes).
 let direct = true;
@@ -98,16 +90,7 @@ function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width
   // as the wrapper passes it: measured once, where _fragment would measure it twice more.
   const trailing = align === 'right' && /\s$/.test(text);
   const start = align === 'right' && !trailing ? x + (width - measured) : x;
-  fragment.call(doc, text, start, y, {
-    width,
-    align: trailing ? 'right' : 'left',
-    lineBreak: false,
-    columns: 0,
-    columnGap: 18,
-    rotation: 0,
-    lineWidth: width,
-    textWidth: measured,
-  });
+  fragment.call(doc, text, start, y, { width, align: trailing ? 'right' : 'left', lineBreak: false, columns: 0, columnGap: 18, rotation: 0, lineWidth: width, textWidth: measured });
   doc.x = x;
   doc.y = y + lineHeight(doc);
 }
@@ -150,11 +133,7 @@ export function draw(s: Sheet): Promise<Buffer> {
     }
   }
   doc.font('Helvetica-Bold').fontSize(18).fillColor('black').text(t(s.workspaceName), left, top, { width });
-  if (s.businessLines.length)
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .text(t(s.businessLines.join('\n')), { width });
+  if (s.businessLines.length) doc.font('Helvetica').fontSize(9).text(t(s.businessLines.join('\n')), { width });
   doc.moveDown(0.4).fontSize(14).text(t(s.title), { width });
   if (s.name) doc.font('Helvetica').fontSize(11).text(t(s.name), { width });
   doc.moveDown(0.6).fontSize(10);
@@ -177,12 +156,7 @@ export function draw(s: Sheet): Promise<Buffer> {
     cell(doc, 'UNIT PRICE', x.price, y, cols.price, 'right');
     cell(doc, 'AMOUNT', x.amount, y, cols.amount, 'right');
     const ruleY = y + 14;
-    doc
-      .moveTo(left, ruleY)
-      .lineTo(left + width, ruleY)
-      .lineWidth(0.7)
-      .strokeColor(RULE)
-      .stroke();
+    doc.moveTo(left, ruleY).lineTo(left + width, ruleY).lineWidth(0.7).strokeColor(RULE).stroke();
     doc.fillColor('black');
     doc.x = left;
     doc.y = ruleY + 6;
@@ -230,12 +204,7 @@ export function draw(s: Sheet): Promise<Buffer> {
   const totalsHeight = totals.length * 16 + 12;
   if (doc.y + totalsHeight > bottom()) newPage();
   const ruleY = doc.y;
-  doc
-    .moveTo(left, ruleY)
-    .lineTo(left + width, ruleY)
-    .lineWidth(0.7)
-    .strokeColor(RULE)
-    .stroke();
+  doc.moveTo(left, ruleY).lineTo(left + width, ruleY).lineWidth(0.7).strokeColor(RULE).stroke();
   let y = ruleY + 8;
   const labelX = x.price - 80;
   for (const [label, value, strong] of totals) {
@@ -266,11 +235,7 @@ export function draw(s: Sheet): Promise<Buffer> {
       .font('Helvetica')
       .fontSize(8)
       .fillColor(GREY)
-      .text(t(`${s.workspaceName.slice(0, 60)} - ${s.title} - Page ${i - range.start + 1} of ${range.count}`), left, doc.page.height - MARGIN, {
-        width,
-        align: 'center',
-        lineBreak: false,
-      });
+      .text(t(`${s.workspaceName.slice(0, 60)} - ${s.title} - Page ${i - range.start + 1} of ${range.count}`), left, doc.page.height - MARGIN, { width, align: 'center', lineBreak: false });
     doc.page.margins.bottom = keep;
   }
   doc.end();

@@ -4,13 +4,13 @@ import { documentView } from '../../domain/document-view.ts';
 import { businessLines, formatDate, formatMoney, workspaceCurrency } from '../../domain/format.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { notFound } from '../../kernel/errors.ts';
-import type { Storage } from '../../storage/storage.ts';
 import { getInvoiceDetail } from '../invoices/invoices.service.ts';
 import { getQuoteDetail } from '../quotes/quotes.service.ts';
-import { logoImage } from '../workspace/logo.ts';
 import { findWorkspace } from '../workspace/workspace.service.ts';
-import { drawOffThread } from './pdf-pool.ts';
+import { logoImage } from '../workspace/logo.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { encodable } from './pdf-sheet.ts';
+import { drawOffThread } from './pdf-pool.ts';
 
 export { winAnsi } from './pdf-sheet.ts';
 
@@ -94,3 +94,4 @@ export async function invoicePdf(db: Kysely<DB>, workspaceId: number, invoiceId:
   });
   return { filename: `invoice-${invoice.number}.pdf`, pdf };
 }
+

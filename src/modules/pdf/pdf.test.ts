@@ -2,21 +2,22 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { threadId } from 'node:worker_threads';
+import { setWorkspace } from '../workspace/workspace.service.ts';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 import { pdfText } from '../../../test/pdf-text.ts';
 import { png } from '../../../test/upload-fixtures.ts';
+import { threadId } from 'node:worker_threads';
 import { documentView } from '../../domain/document-view.ts';
 import { normalizeLineItems } from '../../domain/line-items.ts';
-import { SideThreads } from '../../kernel/side-threads.ts';
-import { setWorkspace } from '../workspace/workspace.service.ts';
-import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 import { draw, drawEveryTextWrapped } from './pdf-layout.ts';
-import { drawInPool } from './pdf-pool.ts';
 import { PDFDocument } from './pdfkit-standard-fonts.ts';
+import { SideThreads } from '../../kernel/side-threads.ts';
+import { drawInPool } from './pdf-pool.ts';
+import { invoicePdf, quotePdf, winAnsi } from './pdf.service.ts';
 
 // E9: quotes and invoices as PDFs. The text is read back with pdfjs-dist, as a
 // PDF reader (or a screen reader, or a search) would.
+
 
 const get = (t: TestApp, token: string, url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
@@ -110,20 +111,7 @@ describe('PDFs (E9)', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-disposition'], `attachment; filename="invoice-${inv.number}.pdf"`);
     const [page] = await pdfText(res.rawPayload);
-    for (const want of [
-      'Euro Heating',
-      'Jörg Müller',
-      `Invoice #${inv.number}`,
-      'January 10, 2026',
-      'Due date',
-      'February 9, 2026',
-      '€120.00',
-      '€240.00',
-      'Amount paid',
-      '€40.00',
-      'Balance due',
-      '€200.00',
-    ]) {
+    for (const want of ['Euro Heating', 'Jörg Müller', `Invoice #${inv.number}`, 'January 10, 2026', 'Due date', 'February 9, 2026', '€120.00', '€240.00', 'Amount paid', '€40.00', 'Balance due', '€200.00']) {
       assert.ok(page.text.includes(want), `"${want}" in: ${page.text}`);
     }
   });
@@ -136,8 +124,9 @@ describe('PDFs (E9)', () => {
       unitPrice: 10 + i,
       ...(i % 10 === 3 ? { description: long } : {}),
     }));
-    const inv = (await api.post('/api/v1/invoices', { contact_id: contactId, line_items: items, payment_instructions: 'Pay by bank transfer. '.repeat(200) }))
-      .body.data;
+    const inv = (
+      await api.post('/api/v1/invoices', { contact_id: contactId, line_items: items, payment_instructions: 'Pay by bank transfer. '.repeat(200) })
+    ).body.data;
     const res = await get(t, ws.token, `/api/v1/invoices/${inv.id}/pdf`);
     assert.equal(res.statusCode, 200);
     const pages = await pdfText(res.rawPayload);
@@ -158,14 +147,8 @@ describe('PDFs (E9)', () => {
       // Its amounts are on the same page, beside it (same baseline as the name's first line).
       const page = on[0];
       const nameItem = page.items.find((x) => x.str.startsWith(label))!;
-      assert.ok(
-        page.items.some((x) => x.str === lineTotal && Math.abs(x.y - nameItem.y) < 1),
-        `${label}: ${lineTotal} beside it`,
-      );
-      assert.ok(
-        page.items.some((x) => x.str === String(i + 1) && Math.abs(x.y - nameItem.y) < 1),
-        `${label}: quantity beside it`,
-      );
+      assert.ok(page.items.some((x) => x.str === lineTotal && Math.abs(x.y - nameItem.y) < 1), `${label}: ${lineTotal} beside it`);
+      assert.ok(page.items.some((x) => x.str === String(i + 1) && Math.abs(x.y - nameItem.y) < 1), `${label}: quantity beside it`);
     }
     for (const page of pages.slice(0, -1)) assert.ok(page.text.includes('UNIT PRICE'), 'the table header on every page with rows');
     const all = pages.map((p) => p.text).join(' ');
@@ -220,14 +203,9 @@ describe('PDFs (E9)', () => {
     assert.equal(winAnsi('Žluťoučký kůň ₹ 東'), 'Žlutoucký kun ? ?');
   });
 
-  test("PDFs are drawn in a worker thread, never the API's, with the same bytes as drawn in the API's thread (so the same text)", async () => {
+  test('PDFs are drawn in a worker thread, never the API\'s, with the same bytes as drawn in the API\'s thread (so the same text)', async () => {
     const lines = normalizeLineItems(
-      Array.from({ length: 50 }, (_, i) => ({
-        name: `Line ${i + 1}`,
-        quantity: 1 + (i % 4),
-        unitPrice: 12.5 + i,
-        ...(i % 10 === 0 ? { description: 'Parts and labour. '.repeat(8) } : {}),
-      })),
+      Array.from({ length: 50 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1 + (i % 4), unitPrice: 12.5 + i, ...(i % 10 === 0 ? { description: 'Parts and labour. '.repeat(8) } : {}) })),
     );
     const view = documentView({ line_items: lines, discount: 5, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 8, total: 0 }, 'USD');
     const sheet = {
@@ -263,7 +241,7 @@ describe('PDFs (E9)', () => {
     assert.equal(pool.threads, 1);
   });
 
-  test("a text that surely fits one line is drawn without pdfkit's line wrapper, with the bytes the wrapper gives (F197)", async () => {
+  test('a text that surely fits one line is drawn without pdfkit\'s line wrapper, with the bytes the wrapper gives (F197)', async () => {
     // Names of every length up to past the item column (the last ones wrap), kerning
     // pairs at word boundaries (" A", " T", " Y"), accents, amounts of every width, and
     // enough rows that they fall at every height of a page, the bottom's included.
@@ -286,10 +264,7 @@ describe('PDFs (E9)', () => {
       name: 'Every width',
       facts: [['Date', 'March 5, 2026']] as [string, string][],
       view,
-      after: [
-        ['Amount paid', '€10.00'],
-        ['Balance due', view.total],
-      ] as [string, string][],
+      after: [['Amount paid', '€10.00'], ['Balance due', view.total]] as [string, string][],
       notes: [['Message', 'Thank you. '.repeat(40)]] as [string, string][],
     };
     const text = Reflect.get(PDFDocument.prototype, 'text') as (...args: unknown[]) => unknown;
@@ -317,9 +292,7 @@ describe('PDFs (E9)', () => {
 
   // chrt is util-linux's; without it a PDF thread keeps the normal class (operator.md).
   const chrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0;
-  test("a PDF thread runs below the API's thread: nice 5, in Linux's batch class, which never preempts on waking (F198)", {
-    skip: !chrt && 'needs Linux and chrt',
-  }, async () => {
+  test('a PDF thread runs below the API\'s thread: nice 5, in Linux\'s batch class, which never preempts on waking (F198)', { skip: !chrt && 'needs Linux and chrt' }, async () => {
     // Each thread of this process: its nice value and scheduling policy (fields 19 and 41 of its stat; 3 is SCHED_BATCH).
     const { readdirSync, readFileSync } = await import('node:fs');
     const threads = () =>
@@ -330,18 +303,7 @@ describe('PDFs (E9)', () => {
       });
     const before = new Set(threads().map((task) => task.tid)); // other tests' pools may still have threads, or end them
     const pool = new SideThreads(1, 60_000);
-    const sheet = {
-      title: 'Quote #1',
-      changedAt: '2026-03-05T14:30:00.000Z',
-      workspaceName: 'W',
-      businessLines: [],
-      contactName: '',
-      name: null,
-      facts: [],
-      view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'),
-      after: [],
-      notes: [],
-    };
+    const sheet = { title: 'Quote #1', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'W', businessLines: [], contactName: '', name: null, facts: [], view: documentView({ line_items: [], discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD'), after: [], notes: [] };
     assert.ok((await drawInPool(sheet, pool)).threadId > 0);
     assert.equal(pool.threads, 1);
     const started = threads().filter((task) => !before.has(task.tid));
@@ -351,26 +313,13 @@ describe('PDFs (E9)', () => {
       `the pool's thread among the threads it started: ${JSON.stringify(started)}`,
     );
     const own = threads().find((task) => task.tid === process.pid)!;
-    assert.deepEqual([own.nice, own.policy], [0, 0], "the API's thread: normal");
+    assert.deepEqual([own.nice, own.policy], [0, 0], 'the API\'s thread: normal');
   });
 
-  test("a sheet too large for a pool thread's capped heap ends that thread and is drawn in a thread without the cap (F188)", async () => {
-    const lines = normalizeLineItems(
-      Array.from({ length: 30 }, (_, i) => ({ name: `Line ${i + 1}`, unitPrice: 10, description: 'Parts and labour. '.repeat(280).slice(0, 5000) })),
-    );
+  test('a sheet too large for a pool thread\'s capped heap ends that thread and is drawn in a thread without the cap (F188)', async () => {
+    const lines = normalizeLineItems(Array.from({ length: 30 }, (_, i) => ({ name: `Line ${i + 1}`, unitPrice: 10, description: 'Parts and labour. '.repeat(280).slice(0, 5000) })));
     const view = documentView({ line_items: lines, discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0 }, 'USD');
-    const sheet = {
-      title: 'Invoice #9',
-      changedAt: '2026-03-05T14:30:00.000Z',
-      workspaceName: 'Bob & Sons Plumbing',
-      businessLines: [],
-      contactName: 'Carla Customer',
-      name: null,
-      facts: [],
-      view,
-      after: [],
-      notes: [],
-    };
+    const sheet = { title: 'Invoice #9', changedAt: '2026-03-05T14:30:00.000Z', workspaceName: 'Bob & Sons Plumbing', businessLines: [], contactName: 'Carla Customer', name: null, facts: [], view, after: [], notes: [] };
     const pool = new SideThreads(1, 60_000, 8); // an 8 MB old generation: too small for 150,000 characters of descriptions
     const { pdf } = await drawInPool(sheet, pool);
     assert.equal(pool.threads, 0, 'the pool thread ran out of memory and ended (an idle one would live 60 s)');
@@ -380,7 +329,7 @@ describe('PDFs (E9)', () => {
     assert.equal(roomy.threads, 1, 'with room, the pool thread draws it and stays');
   });
 
-  test("under a process-wide --max-semi-space-size (npm start's), a PDF thread gets the young generation the pool asks for (F189)", () => {
+  test('under a process-wide --max-semi-space-size (npm start\'s), a PDF thread gets the young generation the pool asks for (F189)', () => {
     // V8 takes the flag over a thread's resourceLimits, and reads it when a heap is made.
     // Once the pool has started its thread, a thread asking for the pool's young
     // generation gets it (4 MB of new space), not the flag's 16 MB semi-spaces (32 MB),
@@ -401,7 +350,7 @@ describe('PDFs (E9)', () => {
       console.log(JSON.stringify({ before, after, main }));`;
     const run = spawnSync(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { before: 32, after: 4, main: 32 }, "the main thread keeps the flag's");
+    assert.deepEqual(JSON.parse(run.stdout), { before: 32, after: 4, main: 32 }, 'the main thread keeps the flag\'s');
   });
 
   test('pdfkit is loaded without fontkit and AES (F181): their stand-ins refuse, and the standard fonts draw', async () => {
@@ -414,7 +363,7 @@ describe('PDFs (E9)', () => {
     assert.throws(() => doc.font(Buffer.from('a font file')), /fontkit \(font files\) is not loaded/);
   });
 
-  test("a page's content is kept as text until the page is written (F187), with the bytes pdfkit itself writes", async () => {
+  test('a page\'s content is kept as text until the page is written (F187), with the bytes pdfkit itself writes', async () => {
     // The same document, drawn here and by an unaltered pdfkit in a thread of its own:
     // pages buffered, text with Latin-1 letters, a drawn line, an image between operators.
     const logo = png(4, 3).toString('base64');
@@ -431,10 +380,7 @@ describe('PDFs (E9)', () => {
       doc.end();
       return done.then((pdf) => ({ pdf, pending }));
     }`;
-    const here = (await (new Function(`return ${drawing}`)() as (d: unknown) => Promise<{ pdf: Buffer; pending: number }>)(PDFDocument)) as {
-      pdf: Buffer;
-      pending: number;
-    };
+    const here = (await (new Function(`return ${drawing}`)() as (d: unknown) => Promise<{ pdf: Buffer; pending: number }>)(PDFDocument)) as { pdf: Buffer; pending: number };
     const { Worker } = await import('node:worker_threads');
     const plain = new Worker(
       `const { parentPort } = require('node:worker_threads');
@@ -444,7 +390,7 @@ describe('PDFs (E9)', () => {
     const theirs = (await new Promise((resolve, reject) => plain.once('message', resolve).once('error', reject))) as { pdf: Uint8Array; pending: number };
     await plain.terminate();
     assert.ok(theirs.pending > 20, `pdfkit keeps an array per operator (${theirs.pending} on the last page)`);
-    assert.equal(here.pending, 0, "here the page's operators wait as text");
+    assert.equal(here.pending, 0, 'here the page\'s operators wait as text');
     assert.ok(Buffer.from(theirs.pdf).equals(here.pdf), 'the same bytes as pdfkit writes');
     assert.ok((await pdfText(here.pdf)).some((page) => page.text.includes('café, naïve')));
   });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { DB, PropertiesTable } from '../../db/schema.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { ContactProperty, ContactPropertyQuery, Property, PropertyQuery } from './properties.schemas.ts';
 
 // The address is stored as columns (one per sub-field) and nested on the way out.
@@ -22,13 +22,7 @@ const COLUMNS = [
 
 type PropertyRow = Omit<PropertiesTable, 'id'> & { id: number };
 
-const sort = {
-  id: 'properties.id',
-  property_type: 'properties.property_type',
-  created_at: 'properties.created_at',
-  modified_at: 'properties.updated_at',
-  updated_at: 'properties.updated_at',
-};
+const sort = { id: 'properties.id', property_type: 'properties.property_type', created_at: 'properties.created_at', modified_at: 'properties.updated_at', updated_at: 'properties.updated_at' };
 
 /** SPEC list filters: the workspace list searches street, city, state and postal code. */
 const listSpec: ListSpec = {
@@ -88,11 +82,7 @@ const list = listOf(listSpec, (db, f: { ws: number; property_type?: string }) =>
 
 export async function listProperties(db: Kysely<DB>, workspaceId: number, q: PropertyQuery) {
   const page = await list(db, { ws: workspaceId, property_type: q.property_type }, q);
-  const contactIds = await contactIdsOf(
-    db,
-    workspaceId,
-    page.rows.map((r) => r.id),
-  );
+  const contactIds = await contactIdsOf(db, workspaceId, page.rows.map((r) => r.id));
   const rows: Property[] = page.rows.map((r) => ({ ...view(r), contact_ids: contactIds.get(r.id) ?? [] }));
   return { rows, pagination: page.pagination };
 }
@@ -101,7 +91,9 @@ export async function listProperties(db: Kysely<DB>, workspaceId: number, q: Pro
 function linked(db: Kysely<DB>, workspaceId: number, contactId: number) {
   return db
     .selectFrom('contact_properties')
-    .innerJoin('properties', (j) => j.onRef('properties.id', '=', 'contact_properties.property_id').on('properties.workspace_id', '=', workspaceId))
+    .innerJoin('properties', (j) =>
+      j.onRef('properties.id', '=', 'contact_properties.property_id').on('properties.workspace_id', '=', workspaceId),
+    )
     .select([...COLUMNS, 'contact_properties.role'])
     .where('contact_properties.workspace_id', '=', workspaceId)
     .where('contact_properties.contact_id', '=', contactId);
@@ -137,19 +129,12 @@ export async function linkExists(db: Kysely<DB>, workspaceId: number, contactId:
 }
 
 export async function insertProperty(db: Kysely<DB>, workspaceId: number, values: Omit<PropertiesTable, 'id' | 'workspace_id'>) {
-  const r = await db
-    .insertInto('properties')
-    .values({ ...values, workspace_id: workspaceId })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const r = await db.insertInto('properties').values({ ...values, workspace_id: workspaceId }).returning('id').executeTakeFirstOrThrow();
   return r.id;
 }
 
 export async function insertLink(db: Kysely<DB>, workspaceId: number, link: { contact_id: number; property_id: number; role: string; created_at: string }) {
-  await db
-    .insertInto('contact_properties')
-    .values({ ...link, workspace_id: workspaceId })
-    .execute();
+  await db.insertInto('contact_properties').values({ ...link, workspace_id: workspaceId }).execute();
 }
 
 export async function updateProperty(db: Kysely<DB>, workspaceId: number, id: number, values: Partial<Omit<PropertiesTable, 'id' | 'workspace_id'>>) {

@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
-import { ContactProperty, ContactPropertyParams, ContactPropertyQuery, Property, PropertyCreate, PropertyQuery, PropertyUpdate } from './properties.schemas.ts';
+import {
+  ContactProperty,
+  ContactPropertyParams,
+  ContactPropertyQuery,
+  Property,
+  PropertyCreate,
+  PropertyQuery,
+  PropertyUpdate,
+} from './properties.schemas.ts';
 import { propertiesService } from './properties.service.ts';
 
 /** SPEC "Contact properties": the workspace list and the contact-scoped link routes. */
@@ -57,15 +65,7 @@ export async function propertiesRoutes(fastify: FastifyInstance, ctx: AppContext
 
   app.get(
     '/contacts/:id/properties/:propertyId',
-    {
-      config: read,
-      schema: {
-        tags,
-        summary: "A contact's property, with that link's role and its access notes",
-        params: ContactPropertyParams,
-        response: { 200: Ok(ContactProperty) },
-      },
-    },
+    { config: read, schema: { tags, summary: "A contact's property, with that link's role and its access notes", params: ContactPropertyParams, response: { 200: Ok(ContactProperty) } } },
     async (req) => ({ success: true as const, data: await service.get(req.auth, req.params.id, req.params.propertyId) }),
   );
 
@@ -73,23 +73,14 @@ export async function propertiesRoutes(fastify: FastifyInstance, ctx: AppContext
     '/contacts/:id/properties/:propertyId',
     {
       config: write,
-      schema: {
-        tags,
-        summary: "Update a contact's property and its link role",
-        params: ContactPropertyParams,
-        body: PropertyUpdate,
-        response: { 200: Ok(ContactProperty) },
-      },
+      schema: { tags, summary: "Update a contact's property and its link role", params: ContactPropertyParams, body: PropertyUpdate, response: { 200: Ok(ContactProperty) } },
     },
     async (req) => ({ success: true as const, data: await service.update(req.auth, req.params.id, req.params.propertyId, req.body) }),
   );
 
   app.delete(
     '/contacts/:id/properties/:propertyId',
-    {
-      config: { ...write, envelope: deletedEnvelope },
-      schema: { tags, summary: 'Unlink a property from a contact (the property stays)', params: ContactPropertyParams, response: { 200: Deleted } },
-    },
+    { config: { ...write, envelope: deletedEnvelope }, schema: { tags, summary: 'Unlink a property from a contact (the property stays)', params: ContactPropertyParams, response: { 200: Deleted } } },
     async (req) => {
       await service.unlink(req.auth, req.params.id, req.params.propertyId);
       return deletedEnvelope();

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
-import type { PageResult } from '../../db/list-query.ts';
-import { checkReferences } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
+import { checkReferences } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { transact } from '../../http/transact.ts';
 import { conflict, type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
 import {
   contactExists,
   deleteLink,

@@ -68,9 +68,7 @@ describe('properties', () => {
   test('D26: PUT changes only the given address sub-fields, the type and the link role', async () => {
     const contactId = await newContact();
     const created = (
-      await api.post(`/api/v1/contacts/${contactId}/properties`, {
-        address: { street: '5 Elm', city: 'Shelbyville', state: 'IL', postal_code: '62565', country: 'US' },
-      })
+      await api.post(`/api/v1/contacts/${contactId}/properties`, { address: { street: '5 Elm', city: 'Shelbyville', state: 'IL', postal_code: '62565', country: 'US' } })
     ).body.data;
     const res = await api.put(`/api/v1/contacts/${contactId}/properties/${created.id}`, { address: { city: 'Capital City' }, role: 'agent' });
     assert.equal(res.status, 200);
@@ -99,10 +97,7 @@ describe('properties', () => {
     assert.deepEqual(linked.body.data.address, prop.address);
 
     const all = await api.get('/api/v1/properties?search=Shared%201');
-    assert.deepEqual(
-      all.body.data.map((p: P) => [p.id, p.contact_ids]),
-      [[prop.id, [first, second].sort((x, y) => x - y)]],
-    );
+    assert.deepEqual(all.body.data.map((p: P) => [p.id, p.contact_ids]), [[prop.id, [first, second].sort((x, y) => x - y)]]);
     assert.equal('role' in all.body.data[0], false);
 
     // Changing the role on one link leaves the other alone; the address is shared.
@@ -128,16 +123,10 @@ describe('properties', () => {
       const res = await api.post(`/api/v1/contacts/${first}/properties`, { property_id: propertyId });
       assert.equal(res.status, 422, String(propertyId));
       assert.equal(res.body.error, 'Validation failed');
-      assert.deepEqual(
-        res.body.details.map((d: { path: unknown }) => d.path),
-        [['property_id']],
-      );
+      assert.deepEqual(res.body.details.map((d: { path: unknown }) => d.path), [['property_id']]);
     }
     // The foreign property was not linked to anyone here.
-    assert.deepEqual(
-      (await otherApi.get('/api/v1/properties')).body.data.map((p: P) => p.contact_ids),
-      [[foreignContact]],
-    );
+    assert.deepEqual((await otherApi.get('/api/v1/properties')).body.data.map((p: P) => p.contact_ids), [[foreignContact]]);
   });
 
   test('create body: exactly one of address and property_id (422)', async () => {
@@ -207,26 +196,17 @@ describe('properties', () => {
     const del = await api.delete(`/api/v1/contacts/${first}/properties/${prop.id}`);
     assert.deepEqual(del.body, { success: true, data: { deleted: true } });
     assert.deepEqual((await api.get(`/api/v1/contacts/${first}/properties`)).body.data, []);
-    assert.deepEqual(
-      (await api.get('/api/v1/properties?search=Unlink')).body.data.map((p: P) => p.contact_ids),
-      [[second]],
-    );
+    assert.deepEqual((await api.get('/api/v1/properties?search=Unlink')).body.data.map((p: P) => p.contact_ids), [[second]]);
 
     const again = await api.delete(`/api/v1/contacts/${first}/properties/${prop.id}`);
     assert.equal(again.status, 404);
     assert.deepEqual(again.body, { success: false, error: 'Property not found' });
     // Not linked to `first` any more: PUT there is 404 too.
-    assert.deepEqual((await api.put(`/api/v1/contacts/${first}/properties/${prop.id}`, { role: 'tenant' })).body, {
-      success: false,
-      error: 'Property not found',
-    });
+    assert.deepEqual((await api.put(`/api/v1/contacts/${first}/properties/${prop.id}`, { role: 'tenant' })).body, { success: false, error: 'Property not found' });
 
     await api.delete(`/api/v1/contacts/${second}/properties/${prop.id}`);
     const orphan = await api.get('/api/v1/properties?search=Unlink');
-    assert.deepEqual(
-      orphan.body.data.map((p: P) => [p.id, p.contact_ids]),
-      [[prop.id, []]],
-    );
+    assert.deepEqual(orphan.body.data.map((p: P) => [p.id, p.contact_ids]), [[prop.id, []]]);
     // An unlinked property can be linked again.
     assert.equal((await api.post(`/api/v1/contacts/${first}/properties`, { property_id: prop.id })).status, 201);
   });
@@ -237,10 +217,7 @@ describe('properties', () => {
     const prop = (await api.post(`/api/v1/contacts/${first}/properties`, { address: { street: 'Cascade Way' } })).body.data;
     await api.post(`/api/v1/contacts/${second}/properties`, { property_id: prop.id });
     assert.equal((await api.delete(`/api/v1/contacts/${first}`)).status, 200);
-    assert.deepEqual(
-      (await api.get('/api/v1/properties?search=Cascade')).body.data.map((p: P) => p.contact_ids),
-      [[second]],
-    );
+    assert.deepEqual((await api.get('/api/v1/properties?search=Cascade')).body.data.map((p: P) => p.contact_ids), [[second]]);
   });
 
   test('404 texts: unknown contact, unlinked property, non-integer ids (D5, D32)', async () => {
@@ -276,31 +253,11 @@ describe('properties', () => {
 
     const pairs: [string, () => Promise<{ status: number; body: unknown }>, () => Promise<{ status: number; body: unknown }>][] = [
       ['list', () => api.get(`/api/v1/contacts/${theirContact}/properties`), () => api.get('/api/v1/contacts/999998/properties')],
-      [
-        'create',
-        () => api.post(`/api/v1/contacts/${theirContact}/properties`, { address: {} }),
-        () => api.post('/api/v1/contacts/999998/properties', { address: {} }),
-      ],
-      [
-        'put contact',
-        () => api.put(`/api/v1/contacts/${theirContact}/properties/${theirProp.id}`, {}),
-        () => api.put(`/api/v1/contacts/999998/properties/${theirProp.id}`, {}),
-      ],
-      [
-        'put property',
-        () => api.put(`/api/v1/contacts/${mine}/properties/${theirProp.id}`, { role: 'tenant' }),
-        () => api.put(`/api/v1/contacts/${mine}/properties/999998`, { role: 'tenant' }),
-      ],
-      [
-        'delete property',
-        () => api.delete(`/api/v1/contacts/${mine}/properties/${theirProp.id}`),
-        () => api.delete(`/api/v1/contacts/${mine}/properties/999998`),
-      ],
-      [
-        'delete contact',
-        () => api.delete(`/api/v1/contacts/${theirContact}/properties/${myProp.id}`),
-        () => api.delete(`/api/v1/contacts/999998/properties/${myProp.id}`),
-      ],
+      ['create', () => api.post(`/api/v1/contacts/${theirContact}/properties`, { address: {} }), () => api.post('/api/v1/contacts/999998/properties', { address: {} })],
+      ['put contact', () => api.put(`/api/v1/contacts/${theirContact}/properties/${theirProp.id}`, {}), () => api.put(`/api/v1/contacts/999998/properties/${theirProp.id}`, {})],
+      ['put property', () => api.put(`/api/v1/contacts/${mine}/properties/${theirProp.id}`, { role: 'tenant' }), () => api.put(`/api/v1/contacts/${mine}/properties/999998`, { role: 'tenant' })],
+      ['delete property', () => api.delete(`/api/v1/contacts/${mine}/properties/${theirProp.id}`), () => api.delete(`/api/v1/contacts/${mine}/properties/999998`)],
+      ['delete contact', () => api.delete(`/api/v1/contacts/${theirContact}/properties/${myProp.id}`), () => api.delete(`/api/v1/contacts/999998/properties/${myProp.id}`)],
     ];
     for (const [name, foreign, absent] of pairs) {
       const f = await foreign();
@@ -364,24 +321,15 @@ describe('properties', () => {
       const res = await list.get('/api/v1/properties');
       assert.equal(res.status, 200);
       assert.deepEqual(ids(res), [made[2].id, made[1].id, made[0].id]);
-      assert.deepEqual(
-        res.body.data.map((p: P) => p.contact_ids),
-        [[c2], [c1], [c1]],
-      );
+      assert.deepEqual(res.body.data.map((p: P) => p.contact_ids), [[c2], [c1], [c1]]);
       assert.deepEqual(res.body.pagination, { page: 1, per_page: 25, total_pages: 1 });
     });
 
     test('filter property_type; sort_by id, property_type, created_at, modified_at', async () => {
       assert.deepEqual(ids(await list.get('/api/v1/properties?property_type=apartment')), [made[2].id, made[0].id]);
       assert.deepEqual(ids(await list.get('/api/v1/properties?property_type=commercial')), []);
-      assert.deepEqual(
-        ids(await list.get('/api/v1/properties?sort_by=id&sort_direction=asc')),
-        made.map((p) => p.id),
-      );
-      assert.deepEqual(
-        ids(await list.get('/api/v1/properties?sort_by=created_at&sort_direction=asc')),
-        made.map((p) => p.id),
-      );
+      assert.deepEqual(ids(await list.get('/api/v1/properties?sort_by=id&sort_direction=asc')), made.map((p) => p.id));
+      assert.deepEqual(ids(await list.get('/api/v1/properties?sort_by=created_at&sort_direction=asc')), made.map((p) => p.id));
       // Ties on property_type break by id in the same direction (D1).
       assert.deepEqual(ids(await list.get('/api/v1/properties?sort_by=property_type&sort_direction=asc')), [made[0].id, made[2].id, made[1].id]);
       assert.deepEqual(ids(await list.get('/api/v1/properties?sort_by=property_type')), [made[1].id, made[2].id, made[0].id]);
@@ -413,10 +361,7 @@ describe('properties', () => {
     test("contact list: search by address, sort, pagination, only that contact's links", async () => {
       const all = await list.get(`/api/v1/contacts/${c1}/properties`);
       assert.deepEqual(ids(all), [made[1].id, made[0].id]);
-      assert.deepEqual(
-        all.body.data.map((p: P) => p.role),
-        ['owner', 'owner'],
-      );
+      assert.deepEqual(all.body.data.map((p: P) => p.role), ['owner', 'owner']);
       assert.deepEqual(ids(await list.get(`/api/v1/contacts/${c1}/properties?search=pine`)), [made[1].id]);
       assert.deepEqual(ids(await list.get(`/api/v1/contacts/${c1}/properties?search=zed`)), [made[1].id], 'street_2 is part of the address');
       assert.deepEqual(ids(await list.get(`/api/v1/contacts/${c1}/properties?search=Boise`)), []);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { type ListSpec, listOf } from '../../db/list-query.ts';
-import { userRefs } from '../../db/references.ts';
 import type { DB, QuoteTemplatesTable } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
+import { userRefs } from '../../db/references.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { QuoteTemplate, TemplateQuery } from './quote-templates.schemas.ts';
 
 type Stored = Omit<QuoteTemplate, 'tax_rate_obj' | 'created_by'> & { created_by: string | null };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { QuoteDetail } from '../quotes/quotes.schemas.ts';
 import { QuoteTemplate, TemplateCreate, TemplateQuery, TemplateUpdate } from './quote-templates.schemas.ts';
@@ -20,13 +20,7 @@ export async function quoteTemplatesRoutes(app: FastifyInstance, ctx: AppContext
     '/quote-templates/:id/create-quote',
     {
       config: { scope: 'quotes:write', notFound: { id: 'Quote template' } },
-      schema: {
-        operationId: 'createQuoteFromTemplate',
-        tags: ['Quote template'],
-        summary: 'Create a quote from a template',
-        params: IdParams,
-        response: { 201: Ok(QuoteDetail) },
-      },
+      schema: { operationId: 'createQuoteFromTemplate', tags: ['Quote template'], summary: 'Create a quote from a template', params: IdParams, response: { 201: Ok(QuoteDetail) } },
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };

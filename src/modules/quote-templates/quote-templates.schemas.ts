@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { Id, Nullable, Str, Text, Timestamp, UserRef } from '../../kernel/schemas.ts';
 
 const TemplateName = Type.String({ minLength: 1, maxLength: 255 });

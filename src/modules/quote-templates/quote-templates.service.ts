@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import { resolvePricing } from '../../db/pricing.ts';
 import type { DB } from '../../db/schema.ts';
-import { omitPricing, pricingOf } from '../../domain/line-items.ts';
+import {omitPricing, pricingOf } from '../../domain/line-items.ts';
+import { resolvePricing } from '../../db/pricing.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import type { QuoteDetail } from '../quotes/quotes.schemas.ts';
 import { createQuote } from '../quotes/quotes.service.ts';

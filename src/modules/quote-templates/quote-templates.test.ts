@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, outboxEvents, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp, outboxEvents } from '../../../test/helpers.ts';
 
 type Row = { id: number; [k: string]: unknown };
 

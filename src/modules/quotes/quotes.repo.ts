@@ -1,28 +1,28 @@
+import { BULK_ROWS } from '../../db/database.ts';
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { BULK_ROWS } from '../../db/database.ts';
-import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import type { DB, QuotesTable } from '../../db/schema.ts';
 import { locked } from '../../db/locks.ts';
 import { prepared } from '../../db/prepared.ts';
+import { shapedQuery } from '../../db/shaped.ts';
+import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { dialectOf, jsonArrayFrom, jsonObjectFrom, parseJson } from '../../db/json-helpers.ts';
 import {
-  type ContactRef,
   contactNameJson,
+  type ContactRef,
+  withContact,
   contactRefJson,
   type DocumentRef,
   documentRefJson,
-  type PropertyRef,
   pendingRefs,
+  type PropertyRef,
   propertyRefJson,
   type UserRef,
   userRefJson,
-  withContact,
 } from '../../db/related.ts';
-import type { DB, QuotesTable } from '../../db/schema.ts';
-import { shapedQuery } from '../../db/shaped.ts';
-import { tenantRows } from '../../db/tenant-rows.ts';
-import { csv } from '../../kernel/schemas.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
+import { csv } from '../../kernel/schemas.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
 
 export const quoteCodec = tableCodec<Quote>()('quotes', { json: ['line_items', 'custom_fields', 'approval'], omit: ['created_by'] });
@@ -67,6 +67,7 @@ const insertStatusChangeQuery = shapedQuery((db, values: StatusChangeRow & { wor
 export async function insertStatusChange(db: Kysely<DB>, workspaceId: number, change: StatusChangeRow) {
   await insertStatusChangeQuery(db, { ...change, workspace_id: workspaceId });
 }
+
 
 /** The related records a quote's detail carries besides its job and status changes. */
 export interface QuoteRefs {
@@ -126,10 +127,7 @@ const detailById = [false, true].flatMap((lock) =>
 export async function findQuoteDetails(db: Kysely<DB>, workspaceId: number, ids: readonly number[]): Promise<QuoteDetail[]> {
   const out: QuoteDetail[] = [];
   for (let i = 0; i < ids.length; i += BULK_ROWS) {
-    const rows = await detailQuery(db, workspaceId, false)
-      .where('quotes.id', 'in', ids.slice(i, i + BULK_ROWS))
-      .orderBy('quotes.id')
-      .execute();
+    const rows = await detailQuery(db, workspaceId, false).where('quotes.id', 'in', ids.slice(i, i + BULK_ROWS)).orderBy('quotes.id').execute();
     out.push(...rows.map((r) => quoteDetailOf(r).detail));
   }
   return out;
@@ -203,19 +201,12 @@ const quoteRefsOf = (v: Pick<QuoteInputValues, 'ws' | 'contact' | 'property' | '
 const quoteInputs = shapedQuery((db, v: QuoteInputValues) => {
   const d = dialectOf(db);
   const p = quoteRefsOf(v);
-  return db
-    .selectFrom(p.from)
-    .select((eb) => [
-      ...p.select(eb, d),
-      eb
-        .selectFrom('quote_templates')
-        .select('quote_templates.id')
-        .where('quote_templates.workspace_id', '=', v.ws)
-        .where('quote_templates.id', '=', v.template)
-        .as('template'),
-      customFieldDefsJson(eb, d, v.ws, v.quoteFields ? 'quote' : null).as('quote_fields'),
-      customFieldDefsJson(eb, d, v.ws, v.jobFields ? 'job' : null).as('job_fields'),
-    ]);
+  return db.selectFrom(p.from).select((eb) => [
+    ...p.select(eb, d),
+    eb.selectFrom('quote_templates').select('quote_templates.id').where('quote_templates.workspace_id', '=', v.ws).where('quote_templates.id', '=', v.template).as('template'),
+    customFieldDefsJson(eb, d, v.ws, v.quoteFields ? 'quote' : null).as('quote_fields'),
+    customFieldDefsJson(eb, d, v.ws, v.jobFields ? 'job' : null).as('job_fields'),
+  ]);
 });
 
 /**
@@ -274,12 +265,7 @@ const updateQuoteQuery = shapedQuery((db, { where_ws, where_id, ...set }: Update
 );
 
 /** Updates the row and answers it with its job, read after the row lock was taken (D14: a job made meanwhile is seen). */
-export async function updateQuoteRow(
-  db: Kysely<DB>,
-  workspaceId: number,
-  id: number,
-  values: Updateable<QuotesTable>,
-): Promise<{ quote: Quote; job: DocumentRef | null }> {
+export async function updateQuoteRow(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<QuotesTable>): Promise<{ quote: Quote; job: DocumentRef | null }> {
   const [row] = await updateQuoteQuery(db, { ...values, where_ws: workspaceId, where_id: id });
   if (!row) throw new Error('updateQuoteRow: no row');
   return { quote: quoteOf(row, JOB_COLUMN), job: parseJson(row.job) };

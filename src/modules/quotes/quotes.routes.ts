@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { transact } from '../../http/transact.ts';
-import { IdParams, Ok } from '../../kernel/schemas.ts';
 import { QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteStatusBody, QuoteUpdate } from './quotes.schemas.ts';
 import { createQuoteFromRequest, quotesService, setQuoteStatus } from './quotes.service.ts';
+import { IdParams, Ok } from '../../kernel/schemas.ts';
 
 export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
   crudRoutes(app, {
@@ -21,20 +21,15 @@ export async function quotesRoutes(app: FastifyInstance, ctx: AppContext) {
     scope: 'quotes',
     body: QuoteStatusBody,
     response: QuoteDetail,
-    handler: (auth, id, body) => transact(ctx.db, auth, (trx) => setQuoteStatus(trx, auth.workspaceId, auth.userId, id, body.status, body.comment ?? null)),
+    handler: (auth, id, body) =>
+      transact(ctx.db, auth, (trx) => setQuoteStatus(trx, auth.workspaceId, auth.userId, id, body.status, body.comment ?? null)),
   });
   // E6: no body; D3: 201.
   app.post(
     '/requests/:id/create-quote',
     {
       config: { scope: 'quotes:write', notFound: { id: 'Request' } },
-      schema: {
-        operationId: 'createQuoteFromRequest',
-        tags: ['Quote'],
-        summary: 'Create a draft quote from a request',
-        params: IdParams,
-        response: { 201: Ok(QuoteDetail) },
-      },
+      schema: { operationId: 'createQuoteFromRequest', tags: ['Quote'], summary: 'Create a draft quote from a request', params: IdParams, response: { 201: Ok(QuoteDetail) } },
     },
     async (req, reply) => {
       const { id } = req.params as { id: number };

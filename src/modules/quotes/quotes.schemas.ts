@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
-import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { CalendarDate } from '../../domain/dates.ts';
 import { pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { QUOTE_STATUSES } from '../../domain/statuses.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, CsvOf, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 const Status = Type.Enum([...QUOTE_STATUSES]);

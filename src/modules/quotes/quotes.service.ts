@@ -1,35 +1,25 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import { nextNumber } from '../../db/numbering.ts';
+import type { DB } from '../../db/schema.ts';
+import {copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
 import { resolvePricing } from '../../db/pricing.ts';
+import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
 import type { DocumentRef } from '../../db/related.ts';
-import type { DB } from '../../db/schema.ts';
-import { copyLineItems, omitPricing, pricingOf } from '../../domain/line-items.ts';
 import { enters, type QuoteStatus } from '../../domain/statuses.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { emit, emitAll, type OutboxEvent } from '../../outbox/emit.ts';
-import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { insertJob } from '../jobs/jobs.service.ts';
-import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 import { requests } from '../requests/requests.repo.ts';
 import { updateRequest } from '../requests/requests.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import {
-  findQuoteDetail,
-  insertQuote,
-  insertStatusChange,
-  listQuotes,
-  loadQuoteInputs,
-  type QuoteRefs,
-  quoteCodec,
-  quotes,
-  updateQuoteRow,
-} from './quotes.repo.ts';
+import { findQuoteDetail, insertQuote, insertStatusChange, listQuotes, loadQuoteInputs, quoteCodec, type QuoteRefs, quotes, updateQuoteRow } from './quotes.repo.ts';
 import type { Quote, QuoteCreate, QuoteDetail, QuoteListItem, QuoteQuery, QuoteUpdate } from './quotes.schemas.ts';
+import { type FieldDef, validateCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 
 export async function getQuoteDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<QuoteDetail> {
   const found = await findQuoteDetail(db, workspaceId, id);
@@ -50,12 +40,7 @@ const refsOf = (body: QuoteCreate | QuoteUpdate) => ({
 const REF_FIELDS = ['contact_id', 'property_id', 'request_id', 'template_id', 'salesperson_id'] as const;
 
 /** A DocumentRef of a quote or job. */
-const docRef = (r: { id: number; number: number; name: string | null; status: string }): DocumentRef => ({
-  id: r.id,
-  number: r.number,
-  name: r.name,
-  status: r.status,
-});
+const docRef = (r: { id: number; number: number; name: string | null; status: string }): DocumentRef => ({ id: r.id, number: r.number, name: r.name, status: r.status });
 
 /**
  * D23 for the job of an accepted quote: it carries the quote's custom field
@@ -150,14 +135,7 @@ export async function createQuote(trx: Kysely<DB>, workspaceId: number, userId: 
  * `events` are the write's other events (`new_quote`, its job's `new_job`), recorded
  * with `quote_accepted` in one statement.
  */
-async function entered(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  before: string | null,
-  quote: QuoteDetail,
-  events: OutboxEvent[],
-  updated?: OutboxEvent,
-): Promise<void> {
+async function entered(trx: Kysely<DB>, workspaceId: number, before: string | null, quote: QuoteDetail, events: OutboxEvent[], updated?: OutboxEvent): Promise<void> {
   if (enters(before, quote.status, 'accepted')) events.push({ event: 'quote_accepted', resource: 'quotes', data: quote });
   if (updated) events.push(updated);
   await emitAll(trx, workspaceId, events);
@@ -254,8 +232,10 @@ export function quotesService({ db }: AppContext): CrudService<QuoteQuery, Quote
   return {
     list: (auth, query) => listQuotes(db, auth.workspaceId, query),
     get: (auth, id) => getQuoteDetail(db, auth.workspaceId, id),
-    create: (auth, body) => transact(db, auth, (trx) => createQuote(trx, auth.workspaceId, auth.userId, body)),
-    update: (auth, id, body) => transact(db, auth, (trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
+    create: (auth, body) =>
+      transact(db, auth, (trx) => createQuote(trx, auth.workspaceId, auth.userId, body)),
+    update: (auth, id, body) =>
+      transact(db, auth, (trx) => updateQuote(trx, auth.workspaceId, auth.userId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; its job and invoices stay, their quote_id becomes null.
       await deleteWithAttachments(db, auth, 'quote', id, 'Quote', async (trx) => {

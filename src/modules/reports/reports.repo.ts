@@ -282,11 +282,5 @@ export async function quotesFirstSent(db: Kysely<DB>, workspaceId: number, fromA
     )
     .groupBy(['c.quote_id', 'q.total'])
     .execute();
-  return rows.map((x) => ({
-    quote_id: x.quote_id,
-    sent_at: String(x.sent_at),
-    total: Number(x.total),
-    accepted: !!Number(x.accepted),
-    declined: !!Number(x.declined),
-  }));
+  return rows.map((x) => ({ quote_id: x.quote_id, sent_at: String(x.sent_at), total: Number(x.total), accepted: !!Number(x.accepted), declined: !!Number(x.declined) }));
 }

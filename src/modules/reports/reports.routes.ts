@@ -3,7 +3,17 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TObject, TProperties } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
 import { type CellWriter, jsonOrCsv, plainCell, sendCsv, wantsCsv } from '../../http/csv.ts';
-import { JobCostingRow, QuotesRow, RangeQuery, ReceivablesQuery, ReceivablesRow, ReportPage, RevenueQuery, RevenueRow, TimeRow } from './reports.schemas.ts';
+import {
+  JobCostingRow,
+  QuotesRow,
+  RangeQuery,
+  ReceivablesQuery,
+  ReceivablesRow,
+  ReportPage,
+  RevenueQuery,
+  RevenueRow,
+  TimeRow,
+} from './reports.schemas.ts';
 import { jobCostingReport, quotesReport, receivablesReport, revenueReport, timeReport } from './reports.service.ts';
 
 // E27: GET /reports/<name>: the rows in the list envelope (every row on one page), or,
@@ -39,9 +49,7 @@ const KINDS: Record<string, Kind> = {
 /** How a CSV cell writes a report's number (F269): money and hours with 2 decimals, percentages with 1, nulls empty. */
 const reportCell: CellWriter = (field, v) => (typeof v === 'number' && KINDS[field] ? v.toFixed(KINDS[field] === 'percent' ? 1 : 2) : plainCell(field, v));
 
-const responses = <T extends TObject<TProperties>>(row: T) => ({
-  200: jsonOrCsv(ReportPage(row), 'The rows (every one on one page), or the same rows as CSV'),
-});
+const responses = <T extends TObject<TProperties>>(row: T) => ({ 200: jsonOrCsv(ReportPage(row), 'The rows (every one on one page), or the same rows as CSV') });
 
 const list = <T>(rows: T[]) => ({ success: true as const, data: rows, pagination: { page: 1, per_page: rows.length, total_pages: 1 } });
 
@@ -49,13 +57,8 @@ export async function reportsRoutes(fastify: FastifyInstance, { db }: AppContext
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { scope: 'reports:read' };
   const tags = ['Report'];
-  const answer = (
-    req: { query: { format?: string }; headers: { accept?: string } },
-    reply: FastifyReply,
-    name: string,
-    row: TObject<TProperties>,
-    rows: object[],
-  ) => (wantsCsv(req) ? sendCsv(reply, name, Object.keys(row.properties), rows, reportCell) : reply.send(list(rows)));
+  const answer = (req: { query: { format?: string }; headers: { accept?: string } }, reply: FastifyReply, name: string, row: TObject<TProperties>, rows: object[]) =>
+    wantsCsv(req) ? sendCsv(reply, name, Object.keys(row.properties), rows, reportCell) : reply.send(list(rows));
 
   app.get(
     '/reports/revenue',

@@ -79,5 +79,4 @@ export type TimeRow = Static<typeof TimeRow>;
 export type QuotesRow = Static<typeof QuotesRow>;
 
 /** Every row at once: one page as large as the report (E27). */
-export const ReportPage = <T extends TObject<TProperties>>(row: T) =>
-  Type.Object({ success: Type.Literal(true), data: Type.Array(row), pagination: Pagination });
+export const ReportPage = <T extends TObject<TProperties>>(row: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(row), pagination: Pagination });

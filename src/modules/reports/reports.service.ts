@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { fromJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { addDays, isCalendarDate } from '../../domain/weeks.ts';
 import { computeTotals, type LineItem, lineTotalCents, type Unit } from '../../domain/line-items.ts';
 import { totalCents } from '../../domain/money.ts';
-import { addDays, isCalendarDate } from '../../domain/weeks.ts';
 import { zonedDate, zonedInstant } from '../../domain/zoned-time.ts';
 import { invalidField } from '../../kernel/errors.ts';
 import { workspaceTimezone } from '../workspace/workspace.repo.ts';
@@ -89,20 +89,11 @@ export async function revenueReport(db: Kysely<DB>, workspaceId: number, q: Reve
     const rows = new Map<number | null, { invoiced: number; collected: number }>();
     for (const x of invoiced) rows.set(x.contact_id, { invoiced: x.cents, collected: 0 });
     for (const x of collected) rows.set(x.contact_id, { invoiced: rows.get(x.contact_id)?.invoiced ?? 0, collected: x.cents });
-    const names = await contactNames(
-      db,
-      workspaceId,
-      [...rows.keys()].filter((k): k is number => k !== null),
-    );
+    const names = await contactNames(db, workspaceId, [...rows.keys()].filter((k): k is number => k !== null));
     // F265: largest invoiced first, then collected, then by client id.
     return [...rows.entries()]
       .sort(([a, x], [b, y]) => y.invoiced - x.invoiced || y.collected - x.collected || (a ?? 0) - (b ?? 0))
-      .map(([id, v]) => ({
-        key: id === null ? null : String(id),
-        label: id === null ? NO_CLIENT : (names.get(id) ?? ''),
-        invoiced: money(v.invoiced),
-        collected: money(v.collected),
-      }));
+      .map(([id, v]) => ({ key: id === null ? null : String(id), label: id === null ? NO_CLIENT : (names.get(id) ?? ''), invoiced: money(v.invoiced), collected: money(v.collected) }));
   }
   // `service`: line totals (before discount and tax) by line item name; optional items count for nothing, as in D7 (F266).
   const byName = new Map<string, number>();
@@ -127,17 +118,9 @@ export async function receivablesReport(db: Kysely<DB>, workspaceId: number, q: 
     .map((x) => ({ ...x, total: x.current + x.days_1_30 + x.days_31_60 + x.days_61_90 + x.days_over_90 }))
     .filter((x) => x.total !== 0);
   rows.sort((a, b) => b.total - a.total || (a.contact_id ?? 0) - (b.contact_id ?? 0));
-  const names = await contactNames(
-    db,
-    workspaceId,
-    rows.map((x) => x.contact_id).filter((k): k is number => k !== null),
-  );
+  const names = await contactNames(db, workspaceId, rows.map((x) => x.contact_id).filter((k): k is number => k !== null));
   const sum = (k: 'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90' | 'total') => rows.reduce((s, x) => s + x[k], 0);
-  const view = (
-    contact_id: number | null,
-    name: string,
-    x: Record<'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90' | 'total', number>,
-  ) => ({
+  const view = (contact_id: number | null, name: string, x: Record<'current' | 'days_1_30' | 'days_31_60' | 'days_61_90' | 'days_over_90' | 'total', number>) => ({
     contact_id,
     name,
     current: money(x.current),
@@ -149,14 +132,7 @@ export async function receivablesReport(db: Kysely<DB>, workspaceId: number, q: 
   });
   return [
     ...rows.map((x) => view(x.contact_id, x.contact_id === null ? NO_CLIENT : (names.get(x.contact_id) ?? ''), x)),
-    view(null, 'Total', {
-      current: sum('current'),
-      days_1_30: sum('days_1_30'),
-      days_31_60: sum('days_31_60'),
-      days_61_90: sum('days_61_90'),
-      days_over_90: sum('days_over_90'),
-      total: sum('total'),
-    }),
+    view(null, 'Total', { current: sum('current'), days_1_30: sum('days_1_30'), days_31_60: sum('days_31_60'), days_61_90: sum('days_61_90'), days_over_90: sum('days_over_90'), total: sum('total') }),
   ];
 }
 
@@ -169,11 +145,7 @@ export async function jobCostingReport(db: Kysely<DB>, workspaceId: number, q: R
   // F261: the period picks the jobs; each job's figures are the whole job's.
   const ids = await activeJobIds(db, workspaceId, r);
   if (!ids.length) return [];
-  const [jobs, invoices, labour] = await Promise.all([
-    jobsForCosting(db, workspaceId, ids),
-    jobInvoices(db, workspaceId, ids),
-    jobHoursByMember(db, workspaceId, ids),
-  ]);
+  const [jobs, invoices, labour] = await Promise.all([jobsForCosting(db, workspaceId, ids), jobInvoices(db, workspaceId, ids), jobHoursByMember(db, workspaceId, ids)]);
   const revenue = new Map<number, number>();
   for (const inv of invoices) {
     // E27: the invoice's total less its tax (D7's tax of its lines and terms).
@@ -235,14 +207,7 @@ export async function timeReport(db: Kysely<DB>, workspaceId: number, q: RangeQu
     .sort((a, b) => (a.week_start < b.week_start ? -1 : a.week_start > b.week_start ? 1 : a.name.localeCompare(b.name) || (a.user_id < b.user_id ? -1 : 1)))
     .map(({ cells, ...row }) => {
       const c = (s: string) => cells[s] ?? 0;
-      return {
-        ...row,
-        draft: hours(c('draft')),
-        pending: hours(c('pending')),
-        approved: hours(c('approved')),
-        rejected: hours(c('rejected')),
-        total: hours(TIMESHEET_COLUMNS.reduce((s, k) => s + c(k), 0)),
-      };
+      return { ...row, draft: hours(c('draft')), pending: hours(c('pending')), approved: hours(c('approved')), rejected: hours(c('rejected')), total: hours(TIMESHEET_COLUMNS.reduce((s, k) => s + c(k), 0)) };
     });
 }
 

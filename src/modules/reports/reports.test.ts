@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildTestApp, type Client, client, keyFor, type Res, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { zonedDate } from '../../domain/zoned-time.ts';
 import { pdfText } from '../../../test/pdf-text.ts';
 import { type Browser, setUp } from '../../../test/session-client.ts';
-import { zonedDate } from '../../domain/zoned-time.ts';
+import { buildTestApp, type Client, client, keyFor, type Res, seedUser, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // E26, E27: every cell of every report checked against a set of documents built
 // through the API, whose sums are worked out by hand below.
@@ -82,14 +82,7 @@ describe('reports', () => {
     assert.equal(i1.total, 385);
     await pay(i1.id, 100, '2025-02-05');
     // I2: 80.55 untaxed, paid in full.
-    const i2 = await invoice({
-      contact_id: bob,
-      job_id: jobs.j2.id,
-      status: 'sent',
-      date: '2025-02-14',
-      due_date: '2025-03-01',
-      line_items: [{ name: 'Survey', unitPrice: 80.55, taxable: false }],
-    });
+    const i2 = await invoice({ contact_id: bob, job_id: jobs.j2.id, status: 'sent', date: '2025-02-14', due_date: '2025-03-01', line_items: [{ name: 'Survey', unitPrice: 80.55, taxable: false }] });
     await pay(i2.id, 80.55, '2025-02-20');
     // I3 draft and I4 cancelled: never counted.
     await invoice({ contact_id: ann, status: 'draft', date: '2025-03-31', line_items: [{ name: 'Boiler', unitPrice: 1000 }] });
@@ -100,13 +93,7 @@ describe('reports', () => {
     const voided = await pay(i5.id, 20, '2025-03-25');
     await ok(api.delete(`/api/v1/invoices/${i5.id}/payments/${voided.id}`), 200);
     // I6: dated before the range, paid in part inside it.
-    const i6 = await invoice({
-      contact_id: ann,
-      status: 'sent',
-      date: '2024-12-15',
-      due_date: '2024-12-31',
-      line_items: [{ name: 'Old work', unitPrice: 200 }],
-    });
+    const i6 = await invoice({ contact_id: ann, status: 'sent', date: '2024-12-15', due_date: '2024-12-31', line_items: [{ name: 'Old work', unitPrice: 200 }] });
     await pay(i6.id, 50, '2025-01-05');
 
     await entry(ws.owner.user_id, jobs.j1.id, '2025-01-15', '08:00', '12:00'); // 4 h x 40
@@ -120,9 +107,7 @@ describe('reports', () => {
 
     // Another workspace's documents on the same days count for nothing here.
     const other = client(t.app, (await seedWorkspace(t.db)).token);
-    const theirs = (
-      await other.post('/api/v1/invoices', { status: 'sent', date: '2025-01-10', due_date: '2025-01-11', line_items: [{ name: 'Boiler', unitPrice: 7 }] })
-    ).body.data;
+    const theirs = (await other.post('/api/v1/invoices', { status: 'sent', date: '2025-01-10', due_date: '2025-01-11', line_items: [{ name: 'Boiler', unitPrice: 7 }] })).body.data;
     await other.post(`/api/v1/invoices/${theirs.id}/payments`, { amount: 7, paid_on: '2025-01-12' });
   });
   after(() => t.close());
@@ -168,15 +153,7 @@ describe('reports', () => {
       { contact_id: null, name: 'Total', current: 0, days_1_30: 99.99, days_31_60: 0, days_61_90: 0, days_over_90: 435, total: 534.99 },
     ]);
     // Due on as_of is current; I1 (due 01-20) is 30 days past on 02-19 and 31 on 02-20; I6 (due 12-31) 50 days.
-    const at = async (asOf: string) =>
-      (await rows(`/api/v1/reports/receivables?as_of=${asOf}`)).map((r: Record<string, unknown>) => [
-        r.name,
-        r.current,
-        r.days_1_30,
-        r.days_31_60,
-        r.days_61_90,
-        r.days_over_90,
-      ]);
+    const at = async (asOf: string) => (await rows(`/api/v1/reports/receivables?as_of=${asOf}`)).map((r: Record<string, unknown>) => [r.name, r.current, r.days_1_30, r.days_31_60, r.days_61_90, r.days_over_90]);
     assert.deepEqual(await at('2025-02-19'), [
       ['Ann Alpha', 0, 285, 150, 0, 0],
       ['No client', 99.99, 0, 0, 0, 0],
@@ -189,7 +166,7 @@ describe('reports', () => {
     ]);
   });
 
-  test("job costing: revenue less tax, labour at each member's cost, line costs, expenses, profit and margin", async () => {
+  test('job costing: revenue less tax, labour at each member\'s cost, line costs, expenses, profit and margin', async () => {
     assert.deepEqual(await rows('/api/v1/reports/job-costing?from=2025-02-01&to=2025-03-31'), [
       {
         job_id: jobs.j1.id,
@@ -204,38 +181,11 @@ describe('reports', () => {
         profit: -71.5,
         margin: -20.4,
       },
-      {
-        job_id: jobs.j2.id,
-        number: jobs.j2.number,
-        name: 'Survey',
-        contact_id: bob,
-        revenue: 80.55,
-        labour_hours: 2.25,
-        labour_cost: 31.88,
-        line_costs: 0,
-        expenses: 0,
-        profit: 48.67,
-        margin: 60.4,
-      },
-      {
-        job_id: jobs.j3.id,
-        number: jobs.j3.number,
-        name: 'Permit only',
-        contact_id: null,
-        revenue: 0,
-        labour_hours: 0,
-        labour_cost: 0,
-        line_costs: 0,
-        expenses: 45,
-        profit: -45,
-        margin: null,
-      },
+      { job_id: jobs.j2.id, number: jobs.j2.number, name: 'Survey', contact_id: bob, revenue: 80.55, labour_hours: 2.25, labour_cost: 31.88, line_costs: 0, expenses: 0, profit: 48.67, margin: 60.4 },
+      { job_id: jobs.j3.id, number: jobs.j3.number, name: 'Permit only', contact_id: null, revenue: 0, labour_hours: 0, labour_cost: 0, line_costs: 0, expenses: 45, profit: -45, margin: null },
     ]);
     // January: J1 by its invoice and its owner's entry; J2 and J3 have nothing dated then.
-    assert.deepEqual(
-      (await rows('/api/v1/reports/job-costing?from=2025-01-01&to=2025-01-31')).map((r: { job_id: number }) => r.job_id),
-      [jobs.j1.id],
-    );
+    assert.deepEqual((await rows('/api/v1/reports/job-costing?from=2025-01-01&to=2025-01-31')).map((r: { job_id: number }) => r.job_id), [jobs.j1.id]);
     assert.deepEqual(await rows('/api/v1/reports/job-costing?from=2023-01-01&to=2023-12-31'), []);
   });
 
@@ -274,9 +224,7 @@ describe('reports', () => {
   });
 
   test('CSV: ?format=csv or Accept: text/csv, the same rows, a header row, CRLF, 2 decimals', async () => {
-    const expected = ['key,label,invoiced,collected', '2025-01,2025-01,385.00,50.00', '2025-02,2025-02,80.55,180.55', '2025-03,2025-03,99.99,0.00', ''].join(
-      '\r\n',
-    );
+    const expected = ['key,label,invoiced,collected', '2025-01,2025-01,385.00,50.00', '2025-02,2025-02,80.55,180.55', '2025-03,2025-03,99.99,0.00', ''].join('\r\n');
     for (const [url, headers] of [
       [`/api/v1/reports/revenue?${Q1}&format=csv`, {}],
       [`/api/v1/reports/revenue?${Q1}`, { accept: 'text/csv' }],
@@ -296,10 +244,7 @@ describe('reports', () => {
     // RFC 4180 quoting of a name with a comma and a quote.
     const odd = client(t.app, (await seedWorkspace(t.db)).token);
     await odd.post('/api/v1/invoices', { status: 'sent', date: '2025-01-02', line_items: [{ name: 'Pipe, "copper"', unitPrice: 3 }] });
-    assert.equal(
-      (await odd.get(`/api/v1/reports/revenue?${Q1}&group=service&format=csv`)).body,
-      'key,label,invoiced,collected\r\n"Pipe, ""copper""","Pipe, ""copper""",3.00,0.00\r\n',
-    );
+    assert.equal((await odd.get(`/api/v1/reports/revenue?${Q1}&group=service&format=csv`)).body, 'key,label,invoiced,collected\r\n"Pipe, ""copper""","Pipe, ""copper""",3.00,0.00\r\n');
   });
 
   test('bad dates, from after to, a bad group: 400 naming the field', async () => {
@@ -318,7 +263,7 @@ describe('reports', () => {
     }
   });
 
-  test("roles: owners, admins and managers and keys with reports:read; a member's session and other keys get 403", async () => {
+  test('roles: owners, admins and managers and keys with reports:read; a member\'s session and other keys get 403', async () => {
     const REPORTS = ['revenue', 'receivables', 'job-costing', 'time', 'quotes'];
     for (const r of REPORTS) {
       assert.equal((await as.owner.get(`/api/v1/reports/${r}`)).status, 200, r);
@@ -346,10 +291,7 @@ describe('reports', () => {
     const usersOnly = client(t.app, await keyFor(t.db, ws.workspace.id, 'rest', ['users:read']));
     for (const c of [as.member, usersOnly]) {
       const list = (await c.get('/api/v1/users?per_page=100')).body.data;
-      assert.ok(
-        list.every((u: object) => !('cost_rate' in u)),
-        JSON.stringify(list[0]),
-      );
+      assert.ok(list.every((u: object) => !('cost_rate' in u)), JSON.stringify(list[0]));
       const one = await c.get(`/api/v1/users/${worker.user_id}`);
       assert.equal(one.status, 200);
       assert.equal('cost_rate' in one.body.data, false);
@@ -378,24 +320,14 @@ describe('reports', () => {
     }
     const template = await ok(api.post('/api/v1/quote-templates', { template_name: 'Costed', line_items: [item] }));
     assert.equal(read(template), COST);
-    assert.equal(
-      'unit_cost' in (await ok(api.post('/api/v1/jobs', { line_items: [{ name: 'Plain', unitPrice: 1 }] }))).line_items[0],
-      false,
-      'absent when unset',
-    );
+    assert.equal('unit_cost' in (await ok(api.post('/api/v1/jobs', { line_items: [{ name: 'Plain', unitPrice: 1 }] }))).line_items[0], false, 'absent when unset');
     const bad = await api.post('/api/v1/invoices', { line_items: [{ name: 'x', unitPrice: 1, unit_cost: -1 }] });
     assert.deepEqual([bad.status, bad.body.details[0].path], [400, ['line_items', 0, 'unit_cost']]);
 
     // The customer's documents: the email (and its hub link), the hub page and the PDF.
     const inv = await ok(api.post('/api/v1/invoices', { contact_id: ann, name: 'Costly', line_items: [item] }));
     await ok(api.post('/api/v1/notifications', { type: 'invoice_to_customer', module_id: inv.id }));
-    const mail = await t.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('workspace_id', '=', ws.workspace.id)
-      .where('channel', '=', 'email')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
+    const mail = await t.db.selectFrom('messages').selectAll().where('workspace_id', '=', ws.workspace.id).where('channel', '=', 'email').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const shown = ['777.31', '777,31', '777'];
     for (const text of [mail.body_text, mail.body_html ?? '', mail.subject ?? '']) for (const s of shown) assert.equal(text.includes(s), false, `email: ${s}`);
     const hubPath = new RegExp(`http://fieldwork\\.test(/hub/[A-Za-z0-9_-]{43}/invoices/${inv.id})`).exec(mail.body_text)![1]!;
@@ -403,10 +335,7 @@ describe('reports', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Valve/);
     for (const s of shown) assert.equal(page.body.includes(s), false, `hub page: ${s}`);
-    for (const pdf of [
-      await t.app.inject({ method: 'GET', url: `${hubPath}/pdf`, remoteAddress: '10.9.9.8' }),
-      await t.app.inject({ method: 'GET', url: `/api/v1/invoices/${inv.id}/pdf`, headers: { authorization: `Bearer ${ws.token}` } }),
-    ]) {
+    for (const pdf of [await t.app.inject({ method: 'GET', url: `${hubPath}/pdf`, remoteAddress: '10.9.9.8' }), await t.app.inject({ method: 'GET', url: `/api/v1/invoices/${inv.id}/pdf`, headers: { authorization: `Bearer ${ws.token}` } })]) {
       assert.equal(pdf.statusCode, 200);
       const text = (await pdfText(pdf.rawPayload)).map((p) => p.text).join('\n');
       assert.match(text, /Valve/);

@@ -1,12 +1,12 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { dialectOf } from '../../db/json-helpers.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
-import { type ContactRef, contactNameJson, type PropertyRef, pendingRefs, type UserRef, withContact } from '../../db/related.ts';
 import type { DB, RequestsTable } from '../../db/schema.ts';
-import { shapedQuery } from '../../db/shaped.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
+import { shapedQuery } from '../../db/shaped.ts';
 import { csv } from '../../kernel/schemas.ts';
+import { dialectOf } from '../../db/json-helpers.ts';
+import { contactNameJson, type ContactRef, pendingRefs, withContact, type PropertyRef, type UserRef } from '../../db/related.ts';
 import { customFieldDefsJson, type FieldDef, fieldDefsOf } from '../custom-fields/custom-fields.repo.ts';
 import type { Request, RequestCreate, RequestQuery, RequestUpdate } from './requests.schemas.ts';
 
@@ -96,12 +96,7 @@ export async function loadRequestInputs(
 
 /** What the `new_request` data (D33) shows of the request's contact. */
 export function requestContact(db: Kysely<DB>, workspaceId: number, contactId: number) {
-  return db
-    .selectFrom('contacts')
-    .select(['first_name', 'last_name', 'email', 'phone'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', contactId)
-    .executeTakeFirst();
+  return db.selectFrom('contacts').select(['first_name', 'last_name', 'email', 'phone']).where('workspace_id', '=', workspaceId).where('id', '=', contactId).executeTakeFirst();
 }
 
 export function requestOf(row: Selectable<RequestsTable>): Request {

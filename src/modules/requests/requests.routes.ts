@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import { crudRoutes } from '../../http/crud.ts';
 import { statusRoute } from '../../http/status-route.ts';
-import { transact } from '../../http/transact.ts';
 import { Request, RequestCreate, RequestListItem, RequestQuery, RequestStatusBody, RequestUpdate } from './requests.schemas.ts';
 import { requestsService, updateRequest } from './requests.service.ts';
 

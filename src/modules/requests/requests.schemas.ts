@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { REQUEST_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
 import { ExpandContact, ListContact } from '../../db/related.ts';
-import { REQUEST_STATUSES } from '../../domain/statuses.ts';
 import { AnyJson, CsvOf, DateString, Id, Nullable, Str, Text, Timestamp, Uuid } from '../../kernel/schemas.ts';
 
 /** SPEC: ISO 8601, a date or a date-time. */

@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
+import type { DB } from '../../db/schema.ts';
 import { nextNumber } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
-import type { ContactRef } from '../../db/related.ts';
-import type { DB } from '../../db/schema.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
-import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { insertRequest, listRequests, loadRequestInputs, requestCodec, requestContact, requestOf, requests, updateRequestRow } from './requests.repo.ts';
 import type { NewRequestPayload, Request, RequestCreate, RequestListItem, RequestQuery, RequestUpdate } from './requests.schemas.ts';
+import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
+import type { ContactRef } from '../../db/related.ts';
 
 export async function getRequest(db: Kysely<DB>, workspaceId: number, id: number): Promise<Request> {
   const row = await requests.find(db, workspaceId, id);
@@ -104,8 +104,10 @@ export function requestsService({ db }: AppContext): CrudService<RequestQuery, R
   return {
     list: (auth, query) => listRequests(db, auth.workspaceId, query),
     get: (auth, id) => getRequest(db, auth.workspaceId, id),
-    create: (auth, body) => transact(db, auth, (trx) => createRequest(trx, auth.workspaceId, auth.userId, body)),
-    update: (auth, id, body) => transact(db, auth, (trx) => updateRequest(trx, auth.workspaceId, id, body)),
+    create: (auth, body) =>
+      transact(db, auth, (trx) => createRequest(trx, auth.workspaceId, auth.userId, body)),
+    update: (auth, id, body) =>
+      transact(db, auth, (trx) => updateRequest(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, with its upload links and comments; quotes, jobs and events that named it keep going without it.
       await deleteWithAttachments(db, auth, 'request', id, 'Request', async (trx) => {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { tableCodec } from '../../db/codec.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { csv } from '../../kernel/schemas.ts';
 import type { Service, ServiceQuery } from './services.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
 import { Money } from '../../domain/line-items.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { CsvIds, Id, Nullable, Str, Text, Timestamp } from '../../kernel/schemas.ts';
 
 export const SERVICE_TYPES = ['service', 'product'] as const;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
+import { now } from '../../db/json.ts';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { listServices, serviceCodec, services } from './services.repo.ts';
 import type { Service, ServiceCreate, ServiceQuery, ServiceUpdate } from './services.schemas.ts';
@@ -28,7 +28,8 @@ export function servicesService({ db }: AppContext): CrudService<ServiceQuery, S
   return {
     list: (auth, query) => listServices(db, auth.workspaceId, query),
     get: (auth, id) => get(auth.workspaceId, id),
-    create: (auth, body) => transact(db, auth, async (trx) => get(auth.workspaceId, await createServiceIn(trx, auth.workspaceId, body), trx)),
+    create: (auth, body) =>
+      transact(db, auth, async (trx) => get(auth.workspaceId, await createServiceIn(trx, auth.workspaceId, body), trx)),
     update: (auth, id, body) =>
       transact(db, auth, async (trx) => {
         if (!(await updateServiceIn(trx, auth.workspaceId, id, body))) throw notFound('Service');

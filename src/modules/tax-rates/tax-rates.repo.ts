@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenantRows } from '../../db/tenant-rows.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { TaxRateQuery } from './tax-rates.schemas.ts';
 
 export const taxRates = tenantRows('tax_rates');

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
 import { Percent } from '../../domain/line-items.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { Id, Nullable, Text, Timestamp } from '../../kernel/schemas.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });

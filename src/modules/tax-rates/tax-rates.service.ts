@@ -1,7 +1,7 @@
 import { now } from '../../db/json.ts';
+import { transact } from '../../http/transact.ts';
 import type { AppContext } from '../../http/context.ts';
 import type { CrudService } from '../../http/crud.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { listTaxRates, taxRates } from './tax-rates.repo.ts';
 import type { TaxRate, TaxRateCreate, TaxRateQuery, TaxRateUpdate } from './tax-rates.schemas.ts';

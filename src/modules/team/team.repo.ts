@@ -19,16 +19,7 @@ function pending(db: Kysely<DB>, workspaceId: number) {
     .where((eb) =>
       eb.and([
         eb.exists(eb.selectFrom('auth_links as l').select('l.id').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup')),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('auth_links as l')
-              .select('l.id')
-              .whereRef('l.user_id', '=', 'users.id')
-              .where('l.kind', '=', 'setup')
-              .where('l.used_at', 'is not', null),
-          ),
-        ),
+        eb.not(eb.exists(eb.selectFrom('auth_links as l').select('l.id').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup').where('l.used_at', 'is not', null))),
       ]),
     )
     .select((eb) => [
@@ -40,18 +31,8 @@ function pending(db: Kysely<DB>, workspaceId: number) {
       'users.last_name',
       'users.created_at',
       'users.updated_at',
-      eb
-        .selectFrom('auth_links as l')
-        .whereRef('l.user_id', '=', 'users.id')
-        .where('l.kind', '=', 'setup')
-        .select((e) => e.fn.max('l.created_at').as('m'))
-        .as('last_sent_at'),
-      eb
-        .selectFrom('auth_links as l')
-        .whereRef('l.user_id', '=', 'users.id')
-        .where('l.kind', '=', 'setup')
-        .select((e) => e.fn.max('l.expires_at').as('m'))
-        .as('expires_at'),
+      eb.selectFrom('auth_links as l').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup').select((e) => e.fn.max('l.created_at').as('m')).as('last_sent_at'),
+      eb.selectFrom('auth_links as l').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup').select((e) => e.fn.max('l.expires_at').as('m')).as('expires_at'),
     ]);
 }
 

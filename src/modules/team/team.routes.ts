@@ -2,10 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { listQuery } from '../../db/list-query.ts';
-import { Money } from '../../domain/line-items.ts';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { ROLES } from '../../http/roles.ts';
+import { Money } from '../../domain/line-items.ts';
 import { Deleted, Email, IdParams, Nullable, Ok, Page, Str, Timestamp, Uuid } from '../../kernel/schemas.ts';
 import { User } from '../users/users.routes.ts';
 import { INVITE_SORT } from './team.repo.ts';
@@ -50,27 +50,16 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const tags = ['Team'];
   const config = { scope: 'team:manage', notFound: { id: 'Invite', user_id: 'User' } };
 
-  app.get(
-    '/team/invites',
-    { config, schema: { tags, summary: 'List pending invites', querystring: InviteQuery, response: { 200: Page(Invite) } } },
-    async (req) => {
-      const { rows, pagination } = await service.list(req.auth, req.query);
-      return { success: true as const, data: rows, pagination };
-    },
-  );
-  app.post(
-    '/team/invites',
-    { config, schema: { tags, summary: 'Invite a person by email and role (a setup link valid 7 days)', body: InviteBody, response: { 201: Ok(Invite) } } },
-    async (req, reply) => {
-      return reply.code(201).send({ success: true as const, data: await service.invite(req.auth, req.body) }); // D3
-    },
-  );
+  app.get('/team/invites', { config, schema: { tags, summary: 'List pending invites', querystring: InviteQuery, response: { 200: Page(Invite) } } }, async (req) => {
+    const { rows, pagination } = await service.list(req.auth, req.query);
+    return { success: true as const, data: rows, pagination };
+  });
+  app.post('/team/invites', { config, schema: { tags, summary: 'Invite a person by email and role (a setup link valid 7 days)', body: InviteBody, response: { 201: Ok(Invite) } } }, async (req, reply) => {
+    return reply.code(201).send({ success: true as const, data: await service.invite(req.auth, req.body) }); // D3
+  });
   app.post(
     '/team/invites/:id/resend',
-    {
-      config: { ...config, successStatus: 200 },
-      schema: { tags, summary: 'Email a pending invite again, with a fresh link', params: IdParams, response: { 200: Ok(Invite) } },
-    },
+    { config: { ...config, successStatus: 200 }, schema: { tags, summary: 'Email a pending invite again, with a fresh link', params: IdParams, response: { 200: Ok(Invite) } } },
     async (req) => ({ success: true as const, data: await service.resend(req.auth, req.params.id) }),
   );
   app.delete(
@@ -83,10 +72,7 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
   );
   app.put(
     '/users/:user_id',
-    {
-      config,
-      schema: { tags, summary: "Change a member's role, names, job title or cost per hour", params: UserParams, body: UserUpdate, response: { 200: Ok(User) } },
-    },
+    { config, schema: { tags, summary: "Change a member's role, names, job title or cost per hour", params: UserParams, body: UserUpdate, response: { 200: Ok(User) } } },
     async (req) => ({ success: true as const, data: await service.update(req.auth, req.params.user_id, req.body) }),
   );
   app.delete(

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { toCents } from '../../domain/money.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { transact } from '../../http/transact.ts';
 import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
+import { toCents } from '../../domain/money.ts';
 import { queueMessage } from '../../outbox/messages.ts';
 import { mintSetupLink } from '../accounts/accounts.service.ts';
 import { countOwners, findUser, updateUser } from '../users/users.repo.ts';
@@ -118,11 +118,7 @@ export function teamService({ db, config, authenticator }: AppContext) {
     },
 
     /** PUT /users/:user_id: role, job title, names (the service of `fieldwork user set`). */
-    update(
-      auth: AuthContext,
-      userId: string,
-      body: { role?: Role; first_name?: string | null; last_name?: string | null; job_title?: string | null; cost_rate?: number | null },
-    ) {
+    update(auth: AuthContext, userId: string, body: { role?: Role; first_name?: string | null; last_name?: string | null; job_title?: string | null; cost_rate?: number | null }) {
       const { cost_rate, ...fields } = body;
       let costRateCents: number | null | undefined;
       if (cost_rate !== undefined && cost_rate !== null) {

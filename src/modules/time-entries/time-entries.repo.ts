@@ -1,8 +1,8 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { recordDeletions } from '../../db/deletions.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import type { DB, TimeEntriesTable } from '../../db/schema.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { TIME_ENTRY_SORT, type TimeEntry, type TimeEntryQuery } from './time-entries.schemas.ts';
 
 const listSpec: ListSpec = {
@@ -83,11 +83,20 @@ export async function timesheetEntries(db: Kysely<DB>, workspaceId: number, time
 }
 
 export async function insertTimeEntry(db: Kysely<DB>, values: Insertable<TimeEntriesTable>) {
-  return db.insertInto('time_entries').values(values).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto('time_entries')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateTimeEntry(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<TimeEntriesTable>) {
-  await db.updateTable('time_entries').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  await db
+    .updateTable('time_entries')
+    .set(values)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteTimeEntry(db: Kysely<DB>, workspaceId: number, id: number) {

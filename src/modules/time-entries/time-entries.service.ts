@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
+import { transact } from '../../http/transact.ts';
 import { now } from '../../db/json.ts';
-import { checkReferences } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
+import { checkReferences } from '../../db/references.ts';
 import { hoursBetween, round2, spanProblems, weekOf, weekStartOf } from '../../domain/weeks.ts';
 import type { AppContext } from '../../http/context.ts';
-import type { CrudService } from '../../http/crud.ts';
 import { actsAsMember, requireOwn } from '../../http/roles.ts';
-import { transact } from '../../http/transact.ts';
+import type { CrudService } from '../../http/crud.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
-import { ensureTimesheet, lockTimesheets, recomputeTotals } from '../timesheets/timesheets.repo.ts';
 import { findWorkspace, settingsOf } from '../workspace/workspace.service.ts';
+import { ensureTimesheet, lockTimesheets, recomputeTotals } from '../timesheets/timesheets.repo.ts';
 import { deleteTimeEntry, findTimeEntry, insertTimeEntry, listTimeEntries, lockTimeEntry, updateTimeEntry } from './time-entries.repo.ts';
 import type { TimeEntry, TimeEntryCreate, TimeEntryQuery, TimeEntryUpdate } from './time-entries.schemas.ts';
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { now } from '../../db/json.ts';
-import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import type { DB } from '../../db/schema.ts';
+import { type ListSpec, listOf, sortByName } from '../../db/list-query.ts';
 import { TIMESHEET_SORT, type Timesheet, type TimesheetQuery } from './timesheets.schemas.ts';
 
 const listSpec: ListSpec = { id: 'id', sort: sortByName(TIMESHEET_SORT) };

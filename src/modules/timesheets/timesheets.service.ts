@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { PageResult } from '../../db/list-query.ts';
-import { userRefs } from '../../db/references.ts';
+import { transact } from '../../http/transact.ts';
 import type { DB } from '../../db/schema.ts';
+import { userRefs } from '../../db/references.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { actsAsMember, forbidden, requireOwn } from '../../http/roles.ts';
-import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
 import { timesheetEntries } from '../time-entries/time-entries.repo.ts';
 import { findTimesheet, listTimesheets, setTimesheetStatus } from './timesheets.repo.ts';
 import type { Timesheet, TimesheetDetail, TimesheetQuery, TimesheetStatusBody } from './timesheets.schemas.ts';

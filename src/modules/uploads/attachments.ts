@@ -4,8 +4,8 @@ import type { AuthContext } from '../../http/auth.ts';
 import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { requestSweep } from '../../storage/sweeper.ts';
-import { deleteCommentsOf } from '../comments/comments.repo.ts';
 import type { ModuleType } from './parents.ts';
+import { deleteCommentsOf } from '../comments/comments.repo.ts';
 import { deleteLinksOfParent, fileIdsOfParent, lockFiles, releaseFiles } from './uploads.repo.ts';
 
 /**

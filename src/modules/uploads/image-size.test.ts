@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { jpeg, png, webp } from '../../../test/upload-fixtures.ts';
 import { imageSize } from './image-size.ts';
+import { jpeg, png, webp } from '../../../test/upload-fixtures.ts';
 
 // The header parsers behind `meta` of image uploads, on every layout they read.
 describe('image dimensions', () => {

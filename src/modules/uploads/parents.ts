@@ -1,6 +1,6 @@
+import { actsAsMember } from '../../http/roles.ts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { actsAsMember } from '../../http/roles.ts';
 import { notFound } from '../../kernel/errors.ts';
 
 // The entities uploads and comments attach to (SPEC Uploads 4, D32): one table,

@@ -1,8 +1,8 @@
 import { type Insertable, type Kysely, PostgresAdapter, type Updateable } from 'kysely';
-import { recordDeletions } from '../../db/deletions.ts';
 import { fromJson } from '../../db/json.ts';
-import { type ListSpec, listOf } from '../../db/list-query.ts';
 import type { DB, StoredFilesTable, UploadLinksTable } from '../../db/schema.ts';
+import { type ListSpec, listOf } from '../../db/list-query.ts';
+import { recordDeletions } from '../../db/deletions.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';
 import { isModuleType, type ModuleType, parentScopePrefix } from './parents.ts';
 import type { UploadQuery } from './uploads.schemas.ts';
@@ -155,11 +155,5 @@ export async function deleteLinksOfParent(trx: Kysely<DB>, workspaceId: number, 
     .where('module_id', '=', moduleId)
     .returning('id')
     .execute();
-  await recordDeletions(
-    trx,
-    workspaceId,
-    'uploads',
-    gone.map((g) => g.id),
-    parentScopePrefix(moduleType),
-  );
+  await recordDeletions(trx, workspaceId, 'uploads', gone.map((g) => g.id), parentScopePrefix(moduleType));
 }

@@ -1,16 +1,16 @@
-import { PassThrough, type Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { deletedEnvelope } from '../../http/crud.ts';
 import { unstorable } from '../../http/validation.ts';
 import { AppError, ajvDetails, ValidationError } from '../../kernel/errors.ts';
 import { Deleted, IdParams, Ok, Page } from '../../kernel/schemas.ts';
-import type { Storage } from '../../storage/storage.ts';
-import { MAX_FILE_BYTES } from './file-check.ts';
 import { filesFor } from './files.ts';
 import { PARENT_SCOPE_PREFIXES } from './parents.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { MAX_FILE_BYTES } from './file-check.ts';
 import { UploadForm, UploadLink, UploadQuery, UploadUpdate } from './uploads.schemas.ts';
 import { type IncomingFile, type IncomingUpload, uploadsService } from './uploads.service.ts';
 
@@ -38,11 +38,7 @@ function multipartError(err: unknown): unknown {
 }
 
 /** The `boundary` parameter of a multipart Content-Type, unquoted ('' when absent). */
-const boundaryOf = (contentType: string) =>
-  /;\s*boundary=(?:"([^"]*)"|([^";\s]*))/i
-    .exec(contentType)
-    ?.slice(1)
-    .find((b) => b !== undefined) ?? '';
+const boundaryOf = (contentType: string) => /;\s*boundary=(?:"([^"]*)"|([^";\s]*))/i.exec(contentType)?.slice(1).find((b) => b !== undefined) ?? '';
 /** RFC 2046 5.1.1: a boundary is 1 to 70 characters (the parser cannot search for a longer one). */
 const MAX_BOUNDARY = 70;
 

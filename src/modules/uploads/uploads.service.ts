@@ -1,27 +1,16 @@
 import { Ajv } from 'ajv';
+import { transact } from '../../http/transact.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { now, toJson } from '../../db/json.ts';
-import type { PageResult } from '../../db/list-query.ts';
 import { type AuthContext, requireScope } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { transact } from '../../http/transact.ts';
 import { ajvDetails, type Detail, notFound, ValidationError } from '../../kernel/errors.ts';
+import type { PageResult } from '../../db/list-query.ts';
+import { filesFor } from './files.ts';
 import { newKey, PRIVATE_BUCKET, PUBLIC_BUCKET, type Staged } from '../../storage/storage.ts';
 import { type CheckedFile, checkFile, checkFileName, MAX_FILE_BYTES } from './file-check.ts';
-import { filesFor } from './files.ts';
 import { attachScope, isModuleType, type ModuleType, parentScope, requireParent } from './parents.ts';
-import {
-  deleteLink,
-  findFileByContent,
-  findLink,
-  insertLink,
-  insertStoredFile,
-  type LinkRow,
-  listLinks,
-  lockFiles,
-  releaseFiles,
-  updateLink,
-} from './uploads.repo.ts';
+import { deleteLink, findFileByContent, findLink, insertLink, insertStoredFile, type LinkRow, listLinks, lockFiles, releaseFiles, updateLink } from './uploads.repo.ts';
 import { UploadFields, type UploadLink, type UploadQuery, type UploadUpdate } from './uploads.schemas.ts';
 
 /** What the multipart reader hands over: the text parts and the staged file. */
@@ -91,32 +80,32 @@ export function uploadsService(ctx: AppContext) {
           if (fileId === undefined) {
             const key = newKey(workspaceId, checked.ext);
             fileId = await insertStoredFile(trx, {
-              workspace_id: workspaceId,
-              bucket,
-              path: key,
-              sha256: file.staged.sha256,
-              size: file.staged.size,
-              mime_type: checked.mime,
-              original_file_name: fileName,
-              meta: toJson(checked.meta),
-              created_at: at,
+                workspace_id: workspaceId,
+                bucket,
+                path: key,
+                sha256: file.staged.sha256,
+                size: file.staged.size,
+                mime_type: checked.mime,
+                original_file_name: fileName,
+                meta: toJson(checked.meta),
+                created_at: at,
             });
             // Last, so a failed insert never leaves bytes behind.
             await storage.put(file.staged, bucket, key);
             placed.key = key;
           }
           const linkId = await insertLink(trx, {
-            workspace_id: workspaceId,
-            file_id: fileId,
-            module_type: fields.module_type,
-            module_id: fields.module_id,
-            name: fields.name ?? fileName, // SPEC: default, the original file name
-            description: fields.description ?? null,
-            category: fields.category ?? 'attachment',
-            original_file_name: fileName,
-            owner_id: auth.userId,
-            created_at: at,
-            updated_at: at,
+              workspace_id: workspaceId,
+              file_id: fileId,
+              module_type: fields.module_type,
+              module_id: fields.module_id,
+              name: fields.name ?? fileName, // SPEC: default, the original file name
+              description: fields.description ?? null,
+              category: fields.category ?? 'attachment',
+              original_file_name: fileName,
+              owner_id: auth.userId,
+              created_at: at,
+              updated_at: at,
           });
           return view((await findLink(trx, workspaceId, linkId))!); // the answer, stored with the link (E11)
         });

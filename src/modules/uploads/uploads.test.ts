@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildApp } from '../../app.ts';
 import { STORAGE_DRIVERS, type TestStore, testStore } from '../../../test/storage-drivers.ts';
 import { cfb, docx, type FormPart, insertParent, jpeg, multipartBody, pdf, png, webp, xlsx } from '../../../test/upload-fixtures.ts';
-import { buildApp } from '../../app.ts';
 
 const MB5 = 5 * 1024 * 1024;
 

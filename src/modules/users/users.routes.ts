@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { listQuery } from '../../db/list-query.ts';
 import type { AppContext } from '../../http/context.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { listQuery } from '../../db/list-query.ts';
 import { Id, Nullable, Ok, Page, Uuid } from '../../kernel/schemas.ts';
 import { findUser, listUsers, USER_SORT } from './users.repo.ts';
 import { userViewFor } from './users.service.ts';
+import { notFound } from '../../kernel/errors.ts';
 
 export const User = Type.Object({
   id: Id,

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
-import { fromCents } from '../../domain/money.ts';
-import { hasScope } from '../../domain/scopes.ts';
-import { ROLES, type Role } from '../../http/roles.ts';
-import { conflict } from '../../kernel/errors.ts';
 import { findWorkspace } from '../workspace/workspace.repo.ts';
 import { INTERNAL_NOTIFICATIONS } from '../workspace/workspace.service.ts';
-import { countOwners, emailTaken, findUser, insertUser, type UserRow, updateUser } from './users.repo.ts';
+import { conflict } from '../../kernel/errors.ts';
+import { fromCents } from '../../domain/money.ts';
+import { hasScope } from '../../domain/scopes.ts';
+import { countOwners, emailTaken, findUser, insertUser, updateUser, type UserRow } from './users.repo.ts';
+
+import { ROLES, type Role } from '../../http/roles.ts';
 
 export { ROLES, type Role };
 export type Preferences = Record<string, boolean>;
@@ -22,10 +23,7 @@ export function userView(u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'las
 export const seesCosts = (auth: { scopes: readonly string[] }): boolean => hasScope(auth.scopes, 'reports:read');
 
 /** The User object as `auth` may read it: `cost_rate` (money per hour, null when unset) only for those who see costs (E26). */
-export function userViewFor(
-  auth: { scopes: readonly string[] },
-  u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title' | 'cost_rate_cents'>,
-) {
+export function userViewFor(auth: { scopes: readonly string[] }, u: Pick<UserRow, 'id' | 'user_id' | 'first_name' | 'last_name' | 'email' | 'role' | 'job_title' | 'cost_rate_cents'>) {
   const view = userView(u);
   return seesCosts(auth) ? { ...view, cost_rate: u.cost_rate_cents === null ? null : fromCents(u.cost_rate_cents) } : view;
 }
@@ -44,17 +42,17 @@ export async function addUser(db: Kysely<DB>, workspaceId: number, input: NewUse
   if (await emailTaken(db, workspaceId, email)) throw conflict(`${email} is already a member of this workspace`);
   const at = now();
   return insertUser(db, {
-    workspace_id: workspaceId,
-    user_id: randomUUID(),
-    email,
-    first_name: input.first_name ?? null,
-    last_name: input.last_name ?? null,
-    phone: null,
-    role: input.role ?? 'member',
-    job_title: input.job_title ?? null,
-    preferences: toJson({}),
-    created_at: at,
-    updated_at: at,
+      workspace_id: workspaceId,
+      user_id: randomUUID(),
+      email,
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      phone: null,
+      role: input.role ?? 'member',
+      job_title: input.job_title ?? null,
+      preferences: toJson({}),
+      created_at: at,
+      updated_at: at,
   });
 }
 

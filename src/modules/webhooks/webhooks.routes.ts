@@ -22,14 +22,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) 
     '/subscribe',
     {
       config: { scope: 'webhooks:write', envelope: subscribed },
-      schema: {
-        operationId: 'subscribeWebhook',
-        tags,
-        security,
-        summary: 'Subscribe a URL to an event',
-        body: SubscribeBody,
-        response: { 201: SubscribeResponse },
-      },
+      schema: { operationId: 'subscribeWebhook', tags, security, summary: 'Subscribe a URL to an event', body: SubscribeBody, response: { 201: SubscribeResponse } },
     },
     async (req, reply) => {
       return reply.code(201).send(subscribed(await service.subscribe(req.auth, req.body))); // D3
@@ -40,14 +33,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) 
     '/list',
     {
       config: { scope: 'webhooks:read' },
-      schema: {
-        operationId: 'listWebhookSubscriptions',
-        tags,
-        security,
-        summary: "List the workspace's subscriptions",
-        querystring: ListQuery,
-        response: { 200: ListResponse },
-      },
+      schema: { operationId: 'listWebhookSubscriptions', tags, security, summary: "List the workspace's subscriptions", querystring: ListQuery, response: { 200: ListResponse } },
     },
     async (req) => {
       const subscriptions = await service.list(req.auth, req.query);
@@ -59,14 +45,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, ctx: AppContext) 
     '/unsubscribe',
     {
       config: { scope: 'webhooks:write', envelope: removed },
-      schema: {
-        operationId: 'unsubscribeWebhook',
-        tags,
-        security,
-        summary: 'Remove a subscription',
-        body: UnsubscribeBody,
-        response: { 200: UnsubscribeResponse },
-      },
+      schema: { operationId: 'unsubscribeWebhook', tags, security, summary: 'Remove a subscription', body: UnsubscribeBody, response: { 200: UnsubscribeResponse } },
     },
     async (req) => {
       await service.unsubscribe(req.auth, req.body.subscription_id);

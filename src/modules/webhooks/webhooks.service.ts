@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { transact } from '../../http/transact.ts';
 import { fromBool, now } from '../../db/json.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { invalidKey } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
-import { transact } from '../../http/transact.ts';
 import { invalidField, notFound } from '../../kernel/errors.ts';
 import { parseWebhookUrl, privateAddressOf } from '../../outbox/url-guard.ts';
 import { countLiveSubscriptions, insertSubscription, listLiveSubscriptions, markUnsubscribed } from './webhooks.repo.ts';
@@ -29,8 +29,7 @@ export function webhooksService({ db, config }: AppContext) {
         const address = await privateAddressOf(url);
         if (address) throw invalidField(['webhook_url'], `must not point to a private address (${address})`);
       }
-      if ((await countLiveSubscriptions(db, auth.workspaceId)) >= MAX_SUBSCRIPTIONS)
-        throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
+      if ((await countLiveSubscriptions(db, auth.workspaceId)) >= MAX_SUBSCRIPTIONS) throw invalidField([], `a workspace can hold at most ${MAX_SUBSCRIPTIONS} subscriptions`);
       const secret = randomBytes(32).toString('hex'); // D15: one per subscription
       return transact(db, auth, async (trx) => {
         const row = await insertSubscription(trx, {

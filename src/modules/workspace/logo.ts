@@ -1,8 +1,8 @@
 import fsp from 'node:fs/promises';
-import { now } from '../../db/json.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { AppContext } from '../../http/context.ts';
 import { transact } from '../../http/transact.ts';
+import { now } from '../../db/json.ts';
 import { ValidationError } from '../../kernel/errors.ts';
 import { newKey, PUBLIC_BUCKET, type Storage } from '../../storage/storage.ts';
 import { queueDeletion } from '../../storage/sweeper.ts';

@@ -5,10 +5,10 @@ import type { AppContext } from '../../http/context.ts';
 import { transact } from '../../http/transact.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { Id, Nullable, Ok } from '../../kernel/schemas.ts';
-import { filesFor } from '../uploads/files.ts';
 import { multipartOnly, readForm, registerMultipart } from '../uploads/uploads.routes.ts';
 import { LOGO_MAX_BYTES, logoService, logoUrl } from './logo.ts';
 import { findWorkspace, settingsOf, setWorkspace, type WorkspaceRow, workspaceView } from './workspace.service.ts';
+import { filesFor } from '../uploads/files.ts';
 
 const NullableString = Nullable(Type.String());
 export const Workspace = Type.Object({
@@ -87,12 +87,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, ctx: AppContext)
     '/workspace',
     {
       config: { scope: 'workspace:write' },
-      schema: {
-        tags: ['Workspace'],
-        summary: "Change the workspace's details and company settings",
-        body: WorkspaceUpdate,
-        response: { 200: Ok(WorkspaceDetail) },
-      },
+      schema: { tags: ['Workspace'], summary: "Change the workspace's details and company settings", body: WorkspaceUpdate, response: { 200: Ok(WorkspaceDetail) } },
     },
     async (req) => {
       // The same service as `fieldwork workspace set`: its pairs, its checks (currency, country, time zone, reply_to).
@@ -135,12 +130,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, ctx: AppContext)
     '/workspace/logo',
     {
       config: { scope: 'workspace:write' },
-      schema: {
-        tags: ['Workspace'],
-        summary: "Remove the workspace's logo",
-        description: 'Scope: `workspace:write`. Without a logo, a no-op.',
-        response: { 200: Ok(WorkspaceDetail) },
-      },
+      schema: { tags: ['Workspace'], summary: "Remove the workspace's logo", description: 'Scope: `workspace:write`. Without a logo, a no-op.', response: { 200: Ok(WorkspaceDetail) } },
     },
     async (req) => ({ success: true as const, data: await logos.remove(req.auth, view) }),
   );

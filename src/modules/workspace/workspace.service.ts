@@ -4,9 +4,9 @@ import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { currencyForCountry } from '../../domain/format.ts';
 import { notFound, ValidationError } from '../../kernel/errors.ts';
-import { parseAutomationSetting } from '../automations/automations.rules.ts';
 import { checkTemplate, NOTIFICATION_TYPES } from '../notifications/templates.ts';
 import { insertUser } from '../users/users.repo.ts';
+import { parseAutomationSetting } from '../automations/automations.rules.ts';
 import { findWorkspace, insertWorkspace, slugTaken, updateWorkspace, type WorkspaceRow } from './workspace.repo.ts';
 
 export { findWorkspace, type WorkspaceRow };
@@ -68,13 +68,7 @@ const slugify = (name: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 48) || 'workspace';
 
-const industryKey = (label: string | null | undefined) =>
-  label
-    ? label
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '_')
-        .replace(/^_+|_+$/g, '')
-    : null;
+const industryKey = (label: string | null | undefined) => (label ? label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') : null);
 
 /** The SPEC Workspace object. */
 export function workspaceView(w: WorkspaceRow) {
@@ -126,32 +120,32 @@ export async function createWorkspace(db: Kysely<DB>, input: NewWorkspace) {
         continue;
       }
       workspace = await insertWorkspace(trx, {
-        name: input.name,
-        slug,
-        hash: randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8),
-        industry: input.industry ?? null,
-        industry_key: industryKey(input.industry),
-        country: input.country?.toUpperCase() ?? null,
-        currency: (input.currency ?? currencyForCountry(input.country)).toLowerCase(), // F101
-        timezone: input.timezone ?? 'UTC',
-        about: null,
-        settings: toJson({}),
-        created_at: at,
-        updated_at: at,
+          name: input.name,
+          slug,
+          hash: randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8),
+          industry: input.industry ?? null,
+          industry_key: industryKey(input.industry),
+          country: input.country?.toUpperCase() ?? null,
+          currency: (input.currency ?? currencyForCountry(input.country)).toLowerCase(), // F101
+          timezone: input.timezone ?? 'UTC',
+          about: null,
+          settings: toJson({}),
+          created_at: at,
+          updated_at: at,
       });
     }
     const owner = await insertUser(trx, {
-      workspace_id: workspace.id,
-      user_id: randomUUID(),
-      email: input.owner.email.toLowerCase(),
-      first_name: input.owner.first_name ?? null,
-      last_name: input.owner.last_name ?? null,
-      phone: null,
-      role: 'owner',
-      job_title: null,
-      preferences: toJson({}),
-      created_at: at,
-      updated_at: at,
+        workspace_id: workspace.id,
+        user_id: randomUUID(),
+        email: input.owner.email.toLowerCase(),
+        first_name: input.owner.first_name ?? null,
+        last_name: input.owner.last_name ?? null,
+        phone: null,
+        role: 'owner',
+        job_title: null,
+        preferences: toJson({}),
+        created_at: at,
+        updated_at: at,
     });
     return { workspace, owner };
   });
@@ -179,8 +173,7 @@ export async function setWorkspace(db: Kysely<DB>, workspaceId: number, pairs: R
         else fields.name = value;
       } else fields[field] = value;
       if (field === 'industry') fields.industry_key = industryKey(value);
-    } else if (key === 'reply_to' && raw === '')
-      delete settings.reply_to; // empty clears: replies go to From
+    } else if (key === 'reply_to' && raw === '') delete settings.reply_to; // empty clears: replies go to From
     else {
       try {
         settings[key] = parseSetting(key, raw);
@@ -216,7 +209,9 @@ export const INTERNAL_NOTIFICATIONS = [
   'email_allowance_used_up',
 ] as const;
 
-const BOOL_KEY = new RegExp(`^(sms_plan|notifications\\.(${NOTIFICATION_TYPES.join('|')})\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`);
+const BOOL_KEY = new RegExp(
+  `^(sms_plan|notifications\\.(${NOTIFICATION_TYPES.join('|')})\\.(email|sms)|internal\\.(${INTERNAL_NOTIFICATIONS.join('|')}))$`,
+);
 
 /** local@domain.tld: no spaces, quotes, brackets, commas or line breaks anywhere; a dotted domain. */
 const REPLY_TO = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
