@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { AppContext, RouteEntry } from './http/context.ts';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.ts';
+import { registerListCsv } from './http/csv.ts';
 import { describeApi } from './http/openapi.ts';
 import { KeyAuthenticator } from './http/auth.ts';
 import { authenticated } from './http/authenticated.ts';
@@ -104,6 +105,7 @@ export async function buildApp({ config, database, redis = null, logger = true, 
   registerValidators(app);
   registerSerializers(app);
   registerErrorHandler(app);
+  registerListCsv(app); // E29: every paginated list also answers CSV, every page
   // F127: HTML, CSS, JS and JSON above 1 KB, compressed when the client accepts it; never
   // PDFs, images or uploads (already compressed). Its onSend runs after every other
   // (a route-level hook), so E11 stores the uncompressed answer.

@@ -7,6 +7,7 @@ import { createDb, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { messageOf } from './kernel/errors.ts';
 import { builtAppDir } from './http/app-pages.ts';
+import { backgroundTasks } from './modules/background.ts';
 import { dailyJobs } from './modules/daily-jobs.ts';
 import { Worker } from './outbox/worker.ts';
 import { connectRedis } from './redis.ts';
@@ -83,7 +84,7 @@ const metricsNote = metricsAddress && typeof metricsAddress === 'object' ? `; me
 app.log.info(`Fieldwork listening on ${listenUrl} (links use ${config.publicUrl})${metricsNote}`);
 
 // WORKER=embedded: this process also delivers webhooks; with `off`, `fieldwork worker` processes do.
-const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs, retentionMs: config.retention }) : null;
+const worker = config.worker === 'embedded' ? new Worker({ db: database.db, dialect: database.dialect, config, log: app.log, daily: dailyJobs, tasks: backgroundTasks(database.db, config, app.log), retentionMs: config.retention }) : null;
 worker?.start();
 
 let stopping = false;

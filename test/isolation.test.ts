@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertUploadLink } from './upload-fixtures.ts';
 import { buildTestApp, type Client, client, ownerSessionToken, seedWorkspace, type TestApp } from './helpers.ts';
+import { insertUploadLink } from './upload-fixtures.ts';
+import { insertImport } from '../src/modules/imports/imports.repo.ts';
+import { newImport } from '../src/modules/imports/imports.service.ts';
 
 // Tenant isolation, for every route: another workspace's id behaves exactly
 // like an id that does not exist (same status, same body), and the owner's
@@ -121,6 +123,15 @@ const fixtures: Record<string, Fixture> = {
   '/api/v1/events/:id/status': { make: async (a) => ({ id: await event(a) }), body: { status: 'cancelled' } },
   '/api/v1/time-entries/:id': { make: async (a) => ({ id: (await timeEntry(a)).id }), body: { total_time: 9 } },
   '/api/v1/timesheets/:id': { make: async (a) => ({ id: (await timeEntry(a)).timesheet_id }) },
+  // E28, E29: another workspace's import or export is not found.
+  '/api/v1/imports/:id': {
+    make: async (a, t) => {
+      const { workspace_id } = (await a.get(`/api/v1/contacts/${await contact(a)}`)).body.data;
+      const row = await insertImport(t.db, newImport(workspace_id, null, 'services', true, ['name'], `${workspace_id}/${'0'.repeat(32)}.csv`));
+      return { id: row.id };
+    },
+  },
+  '/api/v1/exports/:id': { make: async (a) => ({ id: (await a.post('/api/v1/exports', {})).body.data.id }) },
   '/api/v1/timesheets/:id/status': { make: async (a) => ({ id: (await timeEntry(a)).timesheet_id }), body: { status: 'approved' } },
 };
 

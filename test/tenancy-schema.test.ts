@@ -45,6 +45,8 @@ const EXEMPT_INDEXES: Record<string, string> = {
   'outbox(id)': "the worker's claim of unprocessed events, in id order",
   'webhook_deliveries(next_attempt_at)': "the worker's claim of due deliveries, in next_attempt_at order",
   'messages(next_attempt_at)': "the worker's claim of due messages, in next_attempt_at order",
+  'imports(id)': "the worker's claim of queued and running imports (0030), in id order",
+  'exports(id)': "the worker's claim of queued and running exports (0030), in id order",
 };
 
 let t: TestApp;

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { backupCommand } from './backup.ts';
 import { messageOf } from '../kernel/errors.ts';
+import { backupCommand } from './backup.ts';
 import { type Io, processIo, setIo } from './common.ts';
 import { customFieldCommand } from './custom-field.ts';
 import { dailyCommand } from './daily.ts';
@@ -12,6 +12,7 @@ import { inboxCommand } from './inbox.ts';
 import { keyCommand } from './key.ts';
 import { messagesCommand } from './messages.ts';
 import { migrateCommand } from './migrate.ts';
+import { exportCommand, importCommand } from './moving.ts';
 import { storageCommand } from './storage.ts';
 import { userCommand } from './user.ts';
 import { webhookCommand } from './webhook.ts';
@@ -32,6 +33,8 @@ export function buildProgram(io: Io = processIo): Command {
   program.addCommand(backupCommand());
   program.addCommand(dailyCommand());
   program.addCommand(storageCommand());
+  program.addCommand(importCommand());
+  program.addCommand(exportCommand());
   // addCommand() does not pass settings down, so every level gets them here:
   // errors are thrown back to main() instead of exiting, and output goes to `io`.
   const configure = (cmd: Command) => {

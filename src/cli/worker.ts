@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { backgroundTasks } from '../modules/background.ts';
 import { dailyJobs } from '../modules/daily-jobs.ts';
 import { Worker, type WorkerLog } from '../outbox/worker.ts';
 import { messageOf } from '../kernel/errors.ts';
@@ -29,7 +30,7 @@ export function workerCommand(): Command {
     try {
       await migrate(database);
       const log = lineLog(config.logLevel);
-      const worker = new Worker({ db: database.db, dialect: database.dialect, config, log, daily: dailyJobs, retentionMs: config.retention });
+      const worker = new Worker({ db: database.db, dialect: database.dialect, config, log, daily: dailyJobs, tasks: backgroundTasks(database.db, config, log), retentionMs: config.retention });
       worker.start();
       log.info({ worker: worker.id, database: database.dialect }, 'Fieldwork worker started');
       await new Promise<void>((resolve) => {

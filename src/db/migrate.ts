@@ -28,6 +28,7 @@ import * as m0026 from './migrations/0026-client-search.ts';
 import * as m0027 from './migrations/0027-reports.ts';
 import * as m0028 from './migrations/0028-reminders-calendar-feeds.ts';
 import * as m0029 from './migrations/0029-billing.ts';
+import * as m0030 from './migrations/0030-imports-exports.ts';
 
 // Numbered, never edited once landed (DESIGN convention 6). Add new ones at the end.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0027-reports': m0027,
   '0028-reminders-calendar-feeds': m0028,
   '0029-billing': m0029,
+  '0030-imports-exports': m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

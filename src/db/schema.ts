@@ -516,6 +516,8 @@ export interface DB {
   customer_reminders: CustomerRemindersTable;
   calendar_feeds: CalendarFeedsTable;
   calendar_sequences: CalendarSequencesTable;
+  imports: ImportsTable;
+  exports: ExportsTable;
   contacts_search: SearchIndexRelation;
   properties_search: SearchIndexRelation;
 }
@@ -734,4 +736,47 @@ export interface CalendarSequencesTable {
   event_id: number;
   sequence: number;
   fingerprint: string;
+}
+
+/** E28: a CSV import, claimed by the worker; `processed` rows are committed with their writes (0030). */
+export interface ImportsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  kind: string; // clients | services
+  status: string; // queued | running | done | failed
+  dry_run: number;
+  mapping: string | null;
+  file_key: string;
+  created_by: string | null;
+  rows: number;
+  processed: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  errors: string;
+  failure: string | null;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** E29: a whole-workspace ZIP, made by the worker into the private bucket (0030). */
+export interface ExportsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  status: string; // queued | running | done | failed
+  file_key: string | null;
+  bytes: number | null;
+  counts: string | null;
+  created_by: string | null;
+  failure: string | null;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import type { PathSegment } from '../kernel/errors.ts';
+import { type AjvError, ajvDetails, type Detail, type PathSegment } from '../kernel/errors.ts';
 import { validatorOnFirstUse } from './compile-on-first-use.ts';
 
 // ajv-formats is CommonJS: under ESM its default import is `module.exports`, typed as
@@ -299,3 +299,12 @@ export function registerValidators(app: FastifyInstance): void {
 }
 
 export { bodyAjv };
+
+/**
+ * A body check outside a route (E28's rows): the same ajv, E18 walk and messages as a
+ * request body, as the failing fields and their texts (empty when the body is valid).
+ */
+export function bodyChecker(schema: object): (data: unknown) => Detail[] {
+  const check = withChecks(bodyAjv.compile(schema), schema as Schema, false);
+  return (data) => (check(data) ? [] : ajvDetails(check.errors as AjvError[]));
+}

@@ -46,6 +46,21 @@ export interface WorkerOptions {
   daily?: readonly DailyJob[];
   /** RETENTION in ms: once a day (UTC) the worker prunes what is finished and older (retention.ts); unset = never. */
   retentionMs?: number;
+  /** Long tasks kept as durable rows (E28 imports, E29 exports), given by whoever starts the worker (src/modules/background.ts). */
+  tasks?: readonly TaskQueue[];
+}
+
+/**
+ * A table of long tasks a module hands the worker: its rows are claimed like any queue
+ * (a lease, taken again when a killed worker's runs out) in id order, at most
+ * `maxInFlight` at once per worker. `run` keeps its lease alive while it works (`renew`).
+ */
+export interface TaskQueue {
+  table: QueueTable;
+  ready: (now: string) => RawBuilder<SqlBool>;
+  leaseMs: number;
+  maxInFlight: number;
+  run(id: number, owner: string): Promise<void>;
 }
 
 /** What the outbox holds for an event (emit.ts); the delivery adds `meta`. */
@@ -63,6 +78,9 @@ interface Queue {
   ready: (now: string) => RawBuilder<SqlBool>;
   /** Longer than any one attempt can take, so a live worker never loses what it holds. */
   leaseMs: number;
+  orderBy?: string;
+  /** At most this many of the queue's rows in flight (default: the worker's free slots). */
+  maxInFlight?: number;
   /** The claimed rows still to do (loaded once for the batch), each as a job. */
   start(ids: number[]): Promise<{ id: number; run: () => Promise<void> }[]>;
 }
@@ -126,6 +144,16 @@ export class Worker {
         load: (ids) => loadMessages(this.db, this.id, ids),
         handle: (m) => this.sendMessage(m),
       }),
+      ...(opts.tasks ?? []).map(
+        (task): Queue => ({
+          table: task.table,
+          ready: task.ready,
+          leaseMs: task.leaseMs,
+          orderBy: 'id',
+          maxInFlight: task.maxInFlight,
+          start: async (ids) => ids.map((id) => ({ id, run: () => task.run(id, this.id) })),
+        }),
+      ),
     ];
   }
 
@@ -268,12 +296,14 @@ export class Worker {
 
   /** Claims as many due rows of `q` as there are free slots and starts them. */
   private async startDue(q: Queue): Promise<number> {
+    const free = this.concurrency - this.inFlight.size;
+    const own = q.maxInFlight === undefined ? free : q.maxInFlight - [...this.inFlight.keys()].filter((k) => k.startsWith(`${q.table}:`)).length;
     const ids = await claim(this.db, this.dialect, {
       table: q.table,
       owner: this.id,
       ready: q.ready,
-      orderBy: 'next_attempt_at',
-      limit: this.concurrency - this.inFlight.size,
+      orderBy: q.orderBy ?? 'next_attempt_at',
+      limit: Math.min(free, own),
       leaseMs: q.leaseMs,
     });
     if (!ids.length) return 0;

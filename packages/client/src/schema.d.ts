@@ -30,7 +30,9 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Scope: `contacts:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `contacts:read`.
          */
         get: operations["listContacts"];
         put?: never;
@@ -82,7 +84,9 @@ export interface paths {
         };
         /**
          * List properties with their contact ids
-         * @description Scope: `properties:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `properties:read`.
          */
         get: operations["listProperties"];
         put?: never;
@@ -102,7 +106,9 @@ export interface paths {
         };
         /**
          * List a contact's properties
-         * @description Scope: `properties:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `properties:read`.
          */
         get: operations["listContactProperties"];
         put?: never;
@@ -154,7 +160,9 @@ export interface paths {
         };
         /**
          * List workspace members
-         * @description Scope: `users:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `users:read`.
          */
         get: operations["listUsers"];
         put?: never;
@@ -254,7 +262,7 @@ export interface paths {
         };
         /**
          * List a parent's upload links, newest first
-         * @description Scope: `<module>:read`.
+         * @description Scope: `<module>:read`. With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
          *
          *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
@@ -316,7 +324,7 @@ export interface paths {
         };
         /**
          * List a parent's active comments, newest first
-         * @description Scope: `<module>:read`.
+         * @description Scope: `<module>:read`. With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
          *
          *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read` (or `read`), checked per parent.
          */
@@ -372,7 +380,9 @@ export interface paths {
         };
         /**
          * List events
-         * @description Scope: `events:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `events:read`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -444,7 +454,9 @@ export interface paths {
         };
         /**
          * List time entries
-         * @description Scope: `timesheets:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `timesheets:read`.
          */
         get: operations["listTimeEntries"];
         put?: never;
@@ -496,7 +508,9 @@ export interface paths {
         };
         /**
          * List timesheets
-         * @description Scope: `timesheets:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `timesheets:read`.
          */
         get: operations["listTimesheets"];
         put?: never;
@@ -556,7 +570,9 @@ export interface paths {
         };
         /**
          * List requests
-         * @description Scope: `requests:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `requests:read`.
          */
         get: operations["listRequests"];
         put?: never;
@@ -628,7 +644,9 @@ export interface paths {
         };
         /**
          * List quotes
-         * @description Scope: `quotes:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `quotes:read`.
          */
         get: operations["listQuotes"];
         put?: never;
@@ -764,7 +782,9 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description Scope: `jobs:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `jobs:read`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -836,7 +856,9 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Scope: `invoices:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `invoices:read`.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -972,7 +994,9 @@ export interface paths {
         };
         /**
          * List services
-         * @description Scope: `services:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `services:read`.
          */
         get: operations["listServices"];
         put?: never;
@@ -1024,7 +1048,9 @@ export interface paths {
         };
         /**
          * List tax rates
-         * @description Scope: `tax-rates:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `tax-rates:read`.
          */
         get: operations["listTaxRates"];
         put?: never;
@@ -1076,7 +1102,9 @@ export interface paths {
         };
         /**
          * List quote templates
-         * @description Scope: `quote-templates:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `quote-templates:read`.
          */
         get: operations["listQuoteTemplates"];
         put?: never;
@@ -1148,7 +1176,9 @@ export interface paths {
         };
         /**
          * List custom field definitions
-         * @description Scope: `custom_fields:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `custom_fields:read`.
          */
         get: operations["listCustomFields"];
         put?: never;
@@ -1216,7 +1246,9 @@ export interface paths {
         };
         /**
          * List customer emails and SMS, newest first, with their attempts
-         * @description Scope: `notifications:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `notifications:read`.
          */
         get: operations["listMessages"];
         put?: never;
@@ -1280,7 +1312,7 @@ export interface paths {
         };
         /**
          * List deleted records (sync feed)
-         * @description Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope.
+         * @description Deleted contacts, properties, requests, quotes, jobs, invoices, events, time entries, services, tax rates, quote templates and uploads, oldest first, kept 90 days. Only the resources whose `<x>:read` scope the key has (`read`: all) are listed; an upload is read with its parent's scope. With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
          *
          *     Scope: one of `contacts:read`, `properties:read`, `requests:read`, `quotes:read`, `jobs:read`, `invoices:read`, `events:read`, `timesheets:read`, `services:read`, `tax-rates:read`, `quote-templates:read`, `custom_fields:read` (or `read`).
          */
@@ -1404,7 +1436,9 @@ export interface paths {
         };
         /**
          * List the workspace's API keys (never their tokens)
-         * @description Scope: `keys:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `keys:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
          */
         get: operations["listKeys"];
         put?: never;
@@ -1448,7 +1482,9 @@ export interface paths {
         };
         /**
          * List webhook deliveries, newest first
-         * @description Scope: `webhooks:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `webhooks:read`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1508,7 +1544,9 @@ export interface paths {
         };
         /**
          * List pending invites
-         * @description Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
          */
         get: operations["listTeamInvites"];
         put?: never;
@@ -1756,7 +1794,9 @@ export interface paths {
         };
         /**
          * List the work done and not billed yet: one row per job, ordered by client then job
-         * @description Scope: `invoices:read`.
+         * @description With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         *
+         *     Scope: `invoices:read`.
          */
         get: operations["getBillableWork"];
         put?: never;
@@ -1781,6 +1821,92 @@ export interface paths {
          * @description Scope: `invoices:write`.
          */
         post: operations["createInvoicesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import clients or price book services from a CSV file
+         * @description Scope: `contacts:write` (kind `clients`) or `services:write` (`services`). The file and its columns are checked at once (400); the rows are written by the worker: follow the import with GET /imports/:id. A row that fails the API's checks is skipped and listed; a client with a known email (a service with a known name) is updated.
+         *
+         *     Scope: the parent's module decides, `<module>:write` of the record's parent: one of `contacts:write`, `services:write` (or `write`), checked per parent.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's status, progress and result
+         * @description Scope: `contacts:read` or `services:read`, by its kind.
+         *
+         *     Scope: the parent's module decides, `<module>:read` of the record's parent: one of `contacts:read`, `services:read` (or `read`), checked per parent.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the whole workspace as a ZIP
+         * @description One JSON file per resource (the list API shapes), `uploads.json`, the files under `files/` and `manifest.json`. Made by the worker: follow it with GET /exports/:id.
+         *
+         *     Scope: `exports:write`.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export's status, and its signed download URL once done
+         * @description Scope: `exports:read`.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3240,6 +3366,50 @@ export interface components {
             }[];
             amount: number;
         };
+        Import: {
+            id: number;
+            /** @enum {unknown} */
+            kind: "clients" | "services";
+            /** @enum {unknown} */
+            status: "queued" | "running" | "done" | "failed";
+            dry_run: boolean;
+            /** @description Data rows in the file (0 until counted) */
+            rows: number;
+            /** @description Rows done so far: the progress */
+            processed: number;
+            created: number;
+            updated: number;
+            skipped: number;
+            /** @description The skipped rows, each failing field once; at most the first 1,000 */
+            errors: {
+                /** @description The line of the file the row ends on (the header is line 1) */
+                row: number;
+                /** @description The import field (`email`, `city`, ...), or `row` */
+                field: string;
+                /** @description The API's own message for the field */
+                message: string;
+            }[];
+            /** @description Why a failed import stopped */
+            failure: string | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        Export: {
+            id: number;
+            /** @enum {unknown} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description The ZIP's size, once done */
+            bytes: number | null;
+            /** @description Records per resource (and `files`), once done */
+            counts: {
+                [key: string]: number;
+            } | null;
+            /** @description A signed URL (1 hour) of the ZIP, once done */
+            download_url: string | null;
+            failure: string | null;
+            created_at: string;
+            finished_at: string | null;
+        };
         GetSetupLinkBody: {
             token: string;
         };
@@ -3566,6 +3736,20 @@ export interface components {
             owner_id?: string | null;
             info?: unknown;
             custom_fields?: unknown;
+            /** @description The client's first property (role owner), created with the contact; an error in it creates neither */
+            property?: {
+                address: {
+                    street?: string;
+                    street_2?: string;
+                    city?: string;
+                    state?: string;
+                    postal_code?: string;
+                    country?: string;
+                };
+                access_notes?: string | null;
+                /** @enum {unknown} */
+                property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
+            };
         };
         UpdateContactBody: {
             first_name?: string;
@@ -4744,6 +4928,8 @@ export interface operations {
                 created_before?: string;
                 type?: "none" | "customer" | "lead" | "former_customer" | "contractor" | "partner" | "vendor" | "other";
                 owner_id?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -4961,6 +5147,8 @@ export interface operations {
                  */
                 created_before?: string;
                 property_type?: "single-family" | "apartment" | "complex" | "townhouse" | "land" | "commercial" | "other";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5020,6 +5208,8 @@ export interface operations {
                  * @example 2026-01-01T00:00:00Z
                  */
                 created_before?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -5246,6 +5436,8 @@ export interface operations {
                  * @example 2026-01-01T00:00:00Z
                  */
                 created_before?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5572,6 +5764,8 @@ export interface operations {
                 module_type: "contact" | "request" | "quote" | "job" | "invoice" | "event" | "timesheet";
                 module_id: number;
                 category?: "attachment" | "internal" | "public" | "expense";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5811,6 +6005,8 @@ export interface operations {
                 created_before?: string;
                 module_type: "contact" | "request" | "quote" | "job" | "invoice" | "event" | "timesheet";
                 module_id: number;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5994,6 +6190,8 @@ export interface operations {
                 assignee_ids?: string;
                 /** @description comma-separated: pending, in_progress, scheduled, cancelled, missed, completed */
                 status?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6256,6 +6454,8 @@ export interface operations {
                 job_id?: number;
                 request_id?: number;
                 quote_id?: number;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6473,6 +6673,8 @@ export interface operations {
                 end_date?: string;
                 user_id?: string;
                 status?: "draft" | "pending" | "approved" | "rejected";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6614,6 +6816,8 @@ export interface operations {
                 status?: string;
                 /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
                 expand?: "contact";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6877,6 +7081,8 @@ export interface operations {
                 exclude_statuses?: string;
                 /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
                 expand?: "contact";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7295,6 +7501,8 @@ export interface operations {
                 to_invoice?: boolean;
                 /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
                 expand?: "contact";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7568,6 +7776,8 @@ export interface operations {
                 exclude_statuses?: string;
                 /** @description `contact`: each item carries its client's `contact` ({id, first_name, last_name}, or null) */
                 expand?: "contact";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7982,6 +8192,8 @@ export interface operations {
                  */
                 created_before?: string;
                 id_in?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -8195,6 +8407,8 @@ export interface operations {
                  * @example 2026-01-01T00:00:00Z
                  */
                 created_before?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -8408,6 +8622,8 @@ export interface operations {
                  * @example 2026-01-01T00:00:00Z
                  */
                 created_before?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -8659,6 +8875,8 @@ export interface operations {
                  */
                 created_before?: string;
                 module_type?: "contact" | "request" | "quote" | "job" | "invoice";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -8881,6 +9099,8 @@ export interface operations {
                 channel?: "email" | "sms";
                 status?: "queued" | "sent" | "not_sent" | "failed";
                 type?: "quote_to_customer" | "invoice_to_customer" | "appointment_reminder" | "hub_link_to_customer" | "quote_follow_up" | "invoice_reminder" | "team_invite" | "password_reset";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -9039,6 +9259,8 @@ export interface operations {
                 since?: string;
                 /** @description Comma-separated: contacts, properties, requests, quotes, jobs, invoices, events, time_entries, services, tax_rates, quote_templates, custom_fields, uploads */
                 resource?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -9267,6 +9489,8 @@ export interface operations {
                 type?: "general" | "rest" | "embed_forms" | "automation" | "plugin";
                 /** @description true: only revoked keys; false: only live ones */
                 revoked?: boolean;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -9406,6 +9630,8 @@ export interface operations {
                 status?: "pending" | "delivered" | "failed";
                 subscription_id?: number;
                 event?: "new_request" | "request_updated" | "new_contact" | "new_quote" | "quote_accepted" | "new_job" | "new_invoice" | "invoice_sent" | "invoice_paid" | "contact_updated" | "contact_deleted" | "request_deleted" | "quote_updated" | "quote_deleted" | "job_updated" | "job_deleted" | "invoice_updated" | "invoice_deleted" | "new_event" | "event_updated" | "event_deleted" | "payment_received";
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -9536,6 +9762,8 @@ export interface operations {
                  * @example 2026-01-01T00:00:00Z
                  */
                 created_before?: string;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -10068,6 +10296,8 @@ export interface operations {
                 contact_id?: number;
                 page?: number;
                 per_page?: number;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -10162,6 +10392,163 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A CSV file, at most 20 MB: UTF-8 (with or without BOM) or Windows-1252, `,` or `;`
+                     */
+                    file: string;
+                    /** @enum {unknown} */
+                    kind: "clients" | "services";
+                    /** @description JSON `{"column header": "field"}`; a field of null skips the column. Without it headers are matched by name */
+                    mapping?: string;
+                    /**
+                     * @description `true`: write nothing, report what would happen
+                     * @enum {unknown}
+                     */
+                    dry_run?: "true" | "false";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Import"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Import"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Export"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Export"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { listQuery } from '../../db/list-query.ts';
 import { AnyJson, Email, Id, Nullable, Str, Timestamp, UserRef, Uuid } from '../../kernel/schemas.ts';
+import { AccessNotesInput, AddressInput, PROPERTY_TYPES } from '../properties/properties.schemas.ts';
 
 export const CONTACT_TITLES = ['mr', 'mrs', 'miss', 'ms', 'dr', 'prof', 'rev'] as const;
 export const CONTACT_TYPES = ['none', 'customer', 'lead', 'former_customer', 'contractor', 'partner', 'vendor', 'other'] as const;
@@ -23,7 +24,14 @@ const optionalFields = {
   custom_fields: Type.Optional(AnyJson),
 };
 
-export const ContactCreate = Type.Object({ first_name: Name, last_name: Name, ...optionalFields });
+/** F300: the client's first property, made with the client in one transaction (A11's one form, E28's rows). */
+export const NewClientProperty = Type.Object(
+  { address: AddressInput, access_notes: AccessNotesInput, property_type: Type.Optional(Type.Enum([...PROPERTY_TYPES])) },
+  { description: "The client's first property (role owner), created with the contact; an error in it creates neither" },
+);
+export type NewClientProperty = Static<typeof NewClientProperty>;
+
+export const ContactCreate = Type.Object({ first_name: Name, last_name: Name, ...optionalFields, property: Type.Optional(NewClientProperty) });
 export const ContactUpdate = Type.Object({ first_name: Type.Optional(Name), last_name: Type.Optional(Name), ...optionalFields });
 export type ContactCreate = Static<typeof ContactCreate>;
 export type ContactUpdate = Static<typeof ContactUpdate>;

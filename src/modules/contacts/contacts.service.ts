@@ -8,6 +8,7 @@ import type { CrudService } from '../../http/crud.ts';
 import { conflict, invalidField, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
 import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
+import { createLinkedProperty } from '../properties/properties.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
 import { contactCodec, contactDetailOf, deleteContact, findContactDetail, insertContact, listContacts, loadContactWrite, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
@@ -30,15 +31,31 @@ export async function createContact(trx: Kysely<DB>, workspaceId: number, userId
   if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
   validateCustomFields(defs, body.custom_fields, { create: true }); // D23
   const at = now();
+  const { property, ...fields } = body;
   const row = await insertContact(trx, {
-    ...contactCodec.encode({ type: 'none', ...body }),
+    ...contactCodec.encode({ type: 'none', ...fields }),
     workspace_id: workspaceId,
     created_by: userId,
     created_at: at,
     updated_at: at,
   });
   const contact = contactDetailOf(row, owner, createdBy);
+  if (property) await createLinkedProperty(trx, workspaceId, contact.id, property); // F300: both or neither
   await emit(trx, workspaceId, 'new_contact', 'contacts', contact);
+  return contact;
+}
+
+/** Updates a contact inside the caller's transaction and emits `contact_updated` (E14): the API's PUT and E28's rows that match by email. */
+export async function updateContactIn(trx: Kysely<DB>, workspaceId: number, id: number, body: ContactUpdate): Promise<ContactDetail> {
+  if (body.owner_id || body.custom_fields !== undefined) {
+    const { owner, defs } = await loadContactWrite(trx, workspaceId, body.owner_id, null, body.custom_fields !== undefined);
+    if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
+    validateCustomFields(defs, body.custom_fields, { create: false }); // D23
+  }
+  const found = await updateContact(trx, workspaceId, id, { ...contactCodec.encode(body), updated_at: now() });
+  if (!found) throw notFound('Contact');
+  const contact = await getContactDetail(trx, workspaceId, id);
+  await emit(trx, workspaceId, 'contact_updated', 'contacts', contact); // E14
   return contact;
 }
 
@@ -48,19 +65,7 @@ export function contactsService({ db }: AppContext): CrudService<ContactQuery, C
     get: (auth, id) => getContactDetail(db, auth.workspaceId, id),
     create: (auth, body) =>
       transact(db, auth, (trx) => createContact(trx, auth.workspaceId, auth.userId, body)),
-    update: (auth, id, body) =>
-      transact(db, auth, async (trx) => {
-        if (body.owner_id || body.custom_fields !== undefined) {
-          const { owner, defs } = await loadContactWrite(trx, auth.workspaceId, body.owner_id, null, body.custom_fields !== undefined);
-          if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
-          validateCustomFields(defs, body.custom_fields, { create: false }); // D23
-        }
-        const found = await updateContact(trx, auth.workspaceId, id, { ...contactCodec.encode(body), updated_at: now() });
-        if (!found) throw notFound('Contact');
-        const contact = await getContactDetail(trx, auth.workspaceId, id);
-        await emit(trx, auth.workspaceId, 'contact_updated', 'contacts', contact); // E14
-        return contact;
-      }),
+    update: (auth, id, body) => transact(db, auth, (trx) => updateContactIn(trx, auth.workspaceId, id, body)),
     remove: async (auth, id) => {
       // D12: permanent, and refused while requests, quotes, jobs or invoices point at it
       // (their foreign keys say so; property links go with the contact).

@@ -17,6 +17,20 @@ describe('contacts', () => {
   });
   after(() => t.close());
 
+  test('F300: a contact created with its first property gets both in one write; a bad property creates neither', async () => {
+    const count = async () => Number((await t.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const bad = await api.post('/api/v1/contacts', { first_name: 'Half', last_name: 'Made', property: { address: { street: '1 Elm St', postal_code: 'x'.repeat(40) } } });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.details.map((d: { path: string[] }) => d.path.join('.')), ['property.address.postal_code']);
+    assert.equal(await count(), before, 'no contact without its property');
+    const res = await api.post('/api/v1/contacts', { first_name: 'Whole', last_name: 'Client', property: { address: { street: '1 Elm St', city: 'Springfield' }, access_notes: 'Gate 1234' } });
+    assert.equal(res.status, 201);
+    const props = (await api.get(`/api/v1/contacts/${res.body.data.id}/properties`)).body.data;
+    assert.equal(props.length, 1);
+    assert.deepEqual([props[0].address.street, props[0].address.city, props[0].address.state, props[0].role, props[0].access_notes], ['1 Elm St', 'Springfield', '', 'owner', 'Gate 1234']);
+  });
+
   test('create answers 201 with every field, defaults and nulls', async () => {
     const res = await api.post('/api/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', info: { sms_consent: { opt_in: true } } });
     assert.equal(res.status, 201);

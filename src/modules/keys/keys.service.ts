@@ -37,6 +37,9 @@ export const ALL_SCOPES = [
   'notifications:read',
   // E27: the reports (and E26's costs beside them); a general key's `read` grants it.
   'reports:read',
+  // E28/E29: the whole-workspace export; a general key's `read` and `write` grant them.
+  'exports:read',
+  'exports:write',
   'read',
   'write',
 ];

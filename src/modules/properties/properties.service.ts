@@ -76,6 +76,29 @@ async function linkedOrThrow(db: Kysely<DB>, workspaceId: number, contactId: num
   return property;
 }
 
+/**
+ * A new property linked to an existing contact, inside the caller's transaction: the
+ * properties API, and a client created with its first property (F300: contacts, imports).
+ */
+export async function createLinkedProperty(
+  trx: Kysely<DB>,
+  workspaceId: number,
+  contactId: number,
+  body: Pick<PropertyCreate, 'access_notes' | 'property_type' | 'role'> & { address: AddressInput },
+): Promise<ContactProperty> {
+  const at = now();
+  const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
+  const propertyId = await insertProperty(trx, workspaceId, {
+    ...address,
+    property_type: body.property_type ?? 'single-family',
+    access_notes: accessNotes(body.access_notes) ?? null,
+    created_at: at,
+    updated_at: at,
+  });
+  await insertLink(trx, workspaceId, { contact_id: contactId, property_id: propertyId, role: body.role ?? 'owner', created_at: at });
+  return linkedOrThrow(trx, workspaceId, contactId, propertyId);
+}
+
 export function propertiesService({ db }: AppContext): PropertiesService {
   return {
     list: (auth, query) => listProperties(db, auth.workspaceId, query),
@@ -104,14 +127,7 @@ export function propertiesService({ db }: AppContext): PropertiesService {
             await checkReferences(trx, ws, { ids: { property_id: ['properties', propertyId] } }); // D11
             if (await linkExists(trx, ws, contactId, propertyId)) throw conflict('Property is already linked to this contact');
           } else {
-            const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
-            propertyId = await insertProperty(trx, ws, {
-              ...address,
-              property_type: body.property_type ?? 'single-family',
-              access_notes: accessNotes(body.access_notes) ?? null,
-              created_at: at,
-              updated_at: at,
-            });
+            return await createLinkedProperty(trx, ws, contactId, { ...body, address: body.address ?? {} });
           }
           await insertLink(trx, ws, { contact_id: contactId, property_id: propertyId, role: body.role ?? 'owner', created_at: at });
           return linkedOrThrow(trx, ws, contactId, propertyId);

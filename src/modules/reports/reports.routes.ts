@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TObject, TProperties } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
+import { type CellWriter, jsonOrCsv, plainCell, sendCsv, wantsCsv } from '../../http/csv.ts';
 import {
   JobCostingRow,
   QuotesRow,
@@ -19,10 +18,10 @@ import { jobCostingReport, quotesReport, receivablesReport, revenueReport, timeR
 
 // E27: GET /reports/<name>: the rows in the list envelope (every row on one page), or,
 // asked for with `Accept: text/csv` or `?format=csv`, the same rows as CSV (RFC 4180,
-// a header row of the field names, UTF-8), streamed through csv-stringify.
+// a header row of the field names, UTF-8), streamed by the API's one CSV writer (src/http/csv.ts).
 
 type Kind = 'money' | 'hours' | 'percent';
-/** How a CSV cell writes a number (F269): money and hours with 2 decimals, percentages with 1, nulls empty. */
+/** The kind of each numeric report field. */
 const KINDS: Record<string, Kind> = {
   invoiced: 'money',
   collected: 'money',
@@ -47,37 +46,10 @@ const KINDS: Record<string, Kind> = {
   conversion: 'percent',
 };
 
-/** `?format=csv`, or (without `format`) an Accept header that names text/csv. */
-const wantsCsv = (req: { query: { format?: string }; headers: { accept?: string } }): boolean =>
-  req.query.format === 'csv' || (req.query.format === undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(req.headers.accept ?? ''));
+/** How a CSV cell writes a report's number (F269): money and hours with 2 decimals, percentages with 1, nulls empty. */
+const reportCell: CellWriter = (field, v) => (typeof v === 'number' && KINDS[field] ? v.toFixed(KINDS[field] === 'percent' ? 1 : 2) : plainCell(field, v));
 
-function sendCsv(reply: FastifyReply, name: string, fields: string[], rows: object[], kinds: Record<string, Kind>) {
-  const cells = (row: object) => {
-    const values = row as Record<string, unknown>;
-    return fields.map((f) => {
-      const v = values[f];
-      if (v === null || v === undefined) return '';
-      if (typeof v === 'number' && kinds[f]) return v.toFixed(kinds[f] === 'percent' ? 1 : 2);
-      return String(v);
-    });
-  };
-  const csv = Readable.from(rows.map(cells)).pipe(stringify({ header: true, columns: fields, record_delimiter: 'windows' }));
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .header('cache-control', 'private, no-store')
-    .send(csv);
-}
-
-const responses = <T extends TObject<TProperties>>(row: T) => ({
-  200: {
-    description: 'The rows (every one on one page), or the same rows as CSV',
-    content: {
-      'application/json': { schema: ReportPage(row) },
-      'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header row of the field names, UTF-8' } },
-    },
-  },
-});
+const responses = <T extends TObject<TProperties>>(row: T) => ({ 200: jsonOrCsv(ReportPage(row), 'The rows (every one on one page), or the same rows as CSV') });
 
 const list = <T>(rows: T[]) => ({ success: true as const, data: rows, pagination: { page: 1, per_page: rows.length, total_pages: 1 } });
 
@@ -86,7 +58,7 @@ export async function reportsRoutes(fastify: FastifyInstance, { db }: AppContext
   const config = { scope: 'reports:read' };
   const tags = ['Report'];
   const answer = (req: { query: { format?: string }; headers: { accept?: string } }, reply: FastifyReply, name: string, row: TObject<TProperties>, rows: object[]) =>
-    wantsCsv(req) ? sendCsv(reply, name, Object.keys(row.properties), rows, KINDS) : reply.send(list(rows));
+    wantsCsv(req) ? sendCsv(reply, name, Object.keys(row.properties), rows, reportCell) : reply.send(list(rows));
 
   app.get(
     '/reports/revenue',

@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../http/context.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
+import { findExportFile } from '../exports/exports.repo.ts';
+import { findLogoByKey } from '../workspace/workspace.repo.ts';
 import { filesFor } from './files.ts';
 import { findFileByKey } from './uploads.repo.ts';
-import { findLogoByKey } from '../workspace/workspace.repo.ts';
-import { type Bucket, PRIVATE_BUCKET, PUBLIC_BUCKET } from '../../storage/storage.ts';
 
 // D20: files are served here whatever the driver (a directory or a bucket, F250),
 // outside /api/v1 and without an API key: private ones at
@@ -33,7 +34,8 @@ export async function filesRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
 
   async function send(reply: FastifyReply, bucket: Bucket, key: string) {
     // A public key is an upload's or a workspace's logo (A125).
-    const file = (await findFileByKey(ctx.db, bucket, key)) ?? (bucket === PUBLIC_BUCKET ? await findLogoByKey(ctx.db, key) : undefined);
+    const file =
+      (await findFileByKey(ctx.db, bucket, key)) ?? (bucket === PUBLIC_BUCKET ? await findLogoByKey(ctx.db, key) : await findExportFile(ctx.db, key)); // E29: export ZIPs
     const object = file && (await storage.open(bucket, key));
     if (!file || !object) throw missing();
     const inline = /^(image\/|application\/pdf$)/.test(file.mime_type);

@@ -1,9 +1,10 @@
 // The one page of a record list (A2): its title, its "New ..." link, status tabs,
 // the table and its search. Clients, requests, quotes, jobs and invoices only say
-// what differs: their columns, their tabs and how a page is fetched.
+// what differs: their columns, their tabs and how a page is fetched. Every list has
+// "Export CSV" (A11).
 import { Button, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { statusLabel } from '../lib/format.ts';
 import { type Column, DataList, type ListPage as ListPageData, type ListParams } from './data-list.tsx';
 import { Page } from './page.tsx';
@@ -25,12 +26,41 @@ export interface ListPageProps<T extends { id: number }> {
   empty: string;
   /** More buttons in the header beside "New ..." (an "Export CSV" button, for one). */
   actions?: ReactNode;
+  /** A11: the API list behind "Export CSV" (default `/api/v1<path>`), and the query parameter its status-like tabs set (default `status`). */
+  csvPath?: string;
+  tabParam?: string;
 }
 
-export function ListPage<T extends { id: number }>({ title, path, queryKey, newLabel, tabs, columns, fetchPage, empty, actions }: ListPageProps<T>) {
-  const header =
-    newLabel || actions ? (
+/**
+ * A11: "Export CSV" downloads every row of the list as the page shows it (its search,
+ * sort and status tab), straight from the API (E29: not paginated), with the session's cookie.
+ */
+function ExportCsv({ href }: { href: string }) {
+  return (
+    <Button component="a" href={href} download variant="default">
+      Export CSV
+    </Button>
+  );
+}
+
+/** The API's CSV URL for the list's current URL state (data-list.tsx's `search`, `sort`, `dir`, `tab`). */
+function csvHref(csvPath: string, state: URLSearchParams, tabs: readonly string[], tabParam: string): string {
+  const q = new URLSearchParams({ format: 'csv' });
+  const search = state.get('search');
+  if (search) q.set('search', search);
+  if (state.get('sort')) q.set('sort_by', state.get('sort')!);
+  if (state.get('dir')) q.set('sort_direction', state.get('dir')!);
+  const tab = state.get('tab');
+  if (tab && tabs.includes(tab)) q.set(tabParam, tab);
+  return `${csvPath}?${q}`;
+}
+
+export function ListPage<T extends { id: number }>({ title, path, queryKey, newLabel, tabs, columns, fetchPage, empty, actions, csvPath, tabParam }: ListPageProps<T>) {
+  const [state] = useSearchParams();
+  const statusTabs = (tabs ?? []).filter((t): t is string => typeof t === 'string');
+  const header = (
       <Group gap="sm">
+        <ExportCsv href={csvHref(csvPath ?? `/api/v1${path}`, state, statusTabs, tabParam ?? 'status')} />
         {actions}
         {newLabel && (
           <Button component={Link} to={`${path}/new`}>
@@ -38,7 +68,7 @@ export function ListPage<T extends { id: number }>({ title, path, queryKey, newL
           </Button>
         )}
       </Group>
-    ) : undefined;
+  );
   return (
     <Page title={title} actions={header}>
       <DataList<T>

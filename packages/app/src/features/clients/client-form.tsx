@@ -1,5 +1,5 @@
 // New client and Edit: one form; the API's field errors sit by their fields.
-import { Button, Group, Loader, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
@@ -22,7 +22,20 @@ interface Values extends Record<string, unknown> {
   phone: string;
   type: ContactType;
   custom_fields: CustomFieldValues;
+  /** A11 (F300): a new client's first property, made in the same request. */
+  property: { address: Record<(typeof ADDRESS)[number][0], string> };
 }
+
+/** The property's address fields, labelled as "Add property" labels them. */
+const ADDRESS = [
+  ['street', 'Street'],
+  ['street_2', 'Street 2'],
+  ['city', 'City'],
+  ['state', 'State'],
+  ['postal_code', 'Postal code'],
+  ['country', 'Country'],
+] as const;
+const noAddress = () => ({ street: '', street_2: '', city: '', state: '', postal_code: '', country: '' });
 
 export function ClientFormPage() {
   const id = Number(useParams().id) || null;
@@ -37,7 +50,7 @@ export function ClientFormPage() {
     <ClientForm
       id={id}
       title={c ? `Edit ${fullName(c)}` : 'New client'}
-      initial={{ first_name: c?.first_name ?? '', last_name: c?.last_name ?? '', company: c?.company ?? '', email: c?.email ?? '', phone: c?.phone ?? '', type: asType(c?.type), custom_fields: customFieldFormValues(c?.custom_fields) }}
+      initial={{ first_name: c?.first_name ?? '', last_name: c?.last_name ?? '', company: c?.company ?? '', email: c?.email ?? '', phone: c?.phone ?? '', type: asType(c?.type), custom_fields: customFieldFormValues(c?.custom_fields), property: { address: noAddress() } }}
     />
   );
 }
@@ -51,8 +64,11 @@ function ClientForm({ id, title, initial }: { id: number | null; title: string; 
     submit: (v, { idempotencyKey }) => {
       const body = { first_name: v.first_name, last_name: v.last_name, company: v.company || null, email: v.email || null, phone: v.phone || null, type: v.type, custom_fields: customFieldsBody(fields, v.custom_fields, id === null) };
       const headers = { 'idempotency-key': idempotencyKey };
+      // Only the address fields typed in; none typed: no property.
+      const address = Object.fromEntries(Object.entries(v.property.address).filter(([, x]) => x.trim() !== ''));
+      const property = Object.keys(address).length ? { property: { address } } : {};
       return id === null
-        ? unwrap(api.POST('/api/v1/contacts', { body, headers }))
+        ? unwrap(api.POST('/api/v1/contacts', { body: { ...body, ...property }, headers }))
         : unwrap(api.PUT('/api/v1/contacts/{id}', { params: { path: { id } }, body, headers }));
     },
     onSuccess: (res) => {
@@ -72,6 +88,20 @@ function ClientForm({ id, title, initial }: { id: number | null; title: string; 
           <TextInput label="Phone" type="tel" {...form.getInputProps('phone')} />
           <ComboSelect label="Type" allowDeselect={false} data={TYPES.map((t) => ({ value: t, label: statusLabel(t) }))} {...form.getInputProps('type')} />
         </SimpleGrid>
+        {id === null && (
+          <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+            <legend>
+              <Text fw={500} mt="md">
+                Property address
+              </Text>
+            </legend>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} maw={720} mt="xs">
+              {ADDRESS.map(([field, label]) => (
+                <TextInput key={field} label={label} {...form.getInputProps(`property.address.${field}`)} />
+              ))}
+            </SimpleGrid>
+          </fieldset>
+        )}
         <Stack maw={720} mt="sm">
           <CustomFieldInputs
             defs={fields}

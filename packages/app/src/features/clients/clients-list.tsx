@@ -14,6 +14,8 @@ export function ClientsList() {
     <ListPage<components['schemas']['ContactListItem']>
       title="Clients"
       path="/clients"
+      csvPath="/api/v1/contacts"
+      tabParam="type"
       queryKey="contacts"
       newLabel="New client"
       tabs={TYPES}
