@@ -583,6 +583,7 @@ describe('E11 idempotency keys', () => {
       ['DELETE', () => `/api/v1/quotes/${ids.quote}`, () => undefined, null],
       ['DELETE', () => `/api/v1/requests/${ids.request}`, () => undefined, null],
       ['DELETE', () => `/api/v1/contacts/${ids.contact}`, () => undefined, null],
+      ['POST', () => '/api/v1/me/notifications/read', () => ({}), null],
     ];
 
     before(async () => {

@@ -29,6 +29,7 @@ import { meRoutes } from './accounts/me.routes.ts';
 import { teamRoutes } from './team/team.routes.ts';
 import { homeRoutes } from './home/home.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { inboxRoutes } from './notifications-internal/inbox.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes, automationsRoutes, calendarFeedRoutes, reportsRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes, automationsRoutes, calendarFeedRoutes, reportsRoutes, inboxRoutes];

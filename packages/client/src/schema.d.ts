@@ -1723,6 +1723,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications, newest first, with how many are unread
+         * @description The caller's own notifications: a session's member, or the member a key belongs to. Scope: none. `meta.unread_count` counts every unread one, whatever the page or filter.
+         */
+        get: operations["listMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark my notifications read (some, or all)
+         * @description The caller's own notifications: a session's member, or the member a key belongs to. Scope: none. Ids that are not the caller's, or already read, are passed over. Answers how many were marked and how many remain unread.
+         */
+        post: operations["markMyNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe": {
         parameters: {
             query?: never;
@@ -3446,6 +3486,17 @@ export interface components {
             last_sent_at: string | null;
             expires_at: string | null;
         };
+        MeNotificationListItem: {
+            id: number;
+            /** @description `comments_mention`, `comments_reply`, `comments_new`, `quotes_awaiting_response`, `quote_customer_response`, `invoices_sent`, `appointments_soon`, `email_allowance_used_up`, ... */
+            name: string;
+            /** @description What it is about: `quote`, `job`, `invoice`, `request`, `event`, ...; null for none */
+            module_type: string | null;
+            module_id: number | null;
+            data: unknown;
+            created_at: string;
+            read_at: string | null;
+        };
         CreateContactBody: {
             first_name: string;
             last_name: string;
@@ -4123,6 +4174,14 @@ export interface components {
         CreateCalendarFeedResult: {
             /** Format: uri */
             url: string;
+        };
+        MarkMyNotificationsReadBody: {
+            /** @description The notifications to mark read; omitted: every unread one */
+            ids?: number[];
+        };
+        MarkMyNotificationsReadResult: {
+            marked: number;
+            unread_count: number;
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
@@ -9871,6 +9930,89 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMyNotifications: {
+        parameters: {
+            query?: {
+                /** @description Only notifications not yet read */
+                unread?: boolean;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MeNotificationListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: {
+                            unread_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    markMyNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkMyNotificationsReadBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MarkMyNotificationsReadResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
