@@ -55,7 +55,8 @@ export async function inboxRoutes(fastify: FastifyInstance, { db }: AppContext) 
   app.post(
     '/me/notifications/read',
     {
-      config: { scope: null },
+      // Changes existing rows, creates none: 200 (D3's 201 is for creates), replays included.
+      config: { scope: null, successStatus: 200 },
       schema: {
         operationId: 'markMyNotificationsRead',
         tags: ['Auth'],
