@@ -597,7 +597,7 @@ describe('Settings (browser)', { skip: skipBrowser }, () => {
     const { context, page } = await h.page();
     await h.signIn(page, manager);
     await page.goto('/app/settings/keys');
-    await checkPage(page, 'Page not found');
+    await checkPage(page, "You don't have access to settings");
     assert.equal(await page.getByRole('button', { name: 'New API key' }).count(), 0);
     await context.close();
   });

@@ -3091,6 +3091,12 @@ export interface components {
                 amount: number;
                 count: number;
             }[] | null;
+            get_started: {
+                company_details: boolean;
+                price_book: boolean;
+                first_client: boolean;
+                team: boolean;
+            } | null;
             activity: {
                 /** @description The webhook event name, e.g. `new_quote` */
                 event: string;
