@@ -569,6 +569,7 @@ describe('E11 idempotency keys', () => {
       ['POST', () => `/api/v1/webhook-deliveries/${ids.delivery}/redeliver`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.invite@example.test', role: 'member' }), 'users'],
       ['POST', () => `/api/v1/team/invites/${ids.team}/resend`, () => undefined, null],
+      ['POST', () => `/api/v1/team/invites/${ids.team}/setup-link`, () => undefined, 'auth_links'],
       ['DELETE', () => `/api/v1/team/invites/${ids.team}`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.member@example.test', role: 'member' }), 'users'],
       ['PUT', () => `/api/v1/users/${member}`, () => ({ job_title: 'Lead' }), null],

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { Worker } from '../../../src/outbox/worker.ts';
 import { axeViolations, checkPage, type Harness, type Person, skipBrowser, startHarness } from './harness.ts';
 
 const SHOTS = process.env.OFFICE_SHOTS; // a folder: screenshots of the pages at 375 and 1280 px
@@ -73,7 +74,6 @@ describe('office polish (browser)', { skip: skipBrowser }, () => {
       [member, '/invoices', 'invoices'],
       [member, `/quotes`, 'quotes'],
       [member, '/reports', 'reports'],
-      [member, '/requests', 'requests'],
       [member, '/settings/team', 'settings'],
       [manager, '/settings/company', 'settings'],
       [manager, '/settings', 'settings'],
@@ -193,5 +193,74 @@ describe('office polish (browser)', { skip: skipBrowser }, () => {
     await p2.getByRole('heading', { name: "Today's visits" }).waitFor();
     assert.equal(await p2.getByText('Get started').count(), 0);
     await c2.close();
+  });
+});
+
+/** The Team page after inviting `email`: never "sent" until the log says so; the invite's email state; "Copy setup link" works. */
+async function inviteNotSent(h: Harness, owner: Person, email: string, state: RegExp) {
+  const { context, page } = await h.page(375);
+  await h.signIn(page, owner, '/app/sign-in?next=%2Fsettings%2Fteam');
+  await checkPage(page, 'Team');
+  await page.getByRole('button', { name: 'Invite team member' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send invite' }).click();
+  const status = page.getByRole('status').filter({ hasText: email });
+  await status.getByRole('link', { name: 'message log' }).waitFor();
+  assert.doesNotMatch(await status.innerText(), /\bsent\b/i);
+  const row = page.getByRole('row').filter({ hasText: email });
+  // The worker's verdict reaches the page when it asks again (a reload here).
+  for (let i = 0; i < 100 && !state.test(await row.innerText()); i++) {
+    await page.waitForTimeout(200);
+    await page.reload();
+    await row.waitFor();
+  }
+  assert.match(await row.innerText(), state);
+  assert.doesNotMatch(await row.innerText(), /\bSent\b/);
+  await row.getByRole('button', { name: 'Copy setup link' }).click();
+  const link = page.getByLabel(`Setup link for ${email}`);
+  await link.waitFor();
+  assert.deepEqual(await axeViolations(page), [], 'axe with the setup link shown');
+  const url = await link.inputValue();
+  assert.match(url, /\/app\/setup\/[\w-]+$/);
+  // The link sets the person up, like the emailed one would.
+  const other = await h.page(375);
+  await other.page.goto(url);
+  await other.page.getByLabel('First name').waitFor();
+  await other.context.close();
+  await context.close();
+}
+
+describe('a message that could not be sent is never shown as sent (browser)', { skip: skipBrowser }, () => {
+  test('no SMTP_URL: the invite email is "Not sent", "Copy setup link" gives a working link; "Send to client" says queued, with the message log', async () => {
+    const h = await startHarness();
+    // A worker as `fieldwork worker` runs it, without SMTP_URL.
+    const worker = new Worker({ db: h.db, dialect: h.database.dialect, config: h.config, pollMs: 20 });
+    worker.start();
+    try {
+      const ws = await h.workspace('Hopper Heating');
+      await inviteNotSent(h, ws.owner, 'grace@example.test', /Not sent: SMTP_URL is not set/);
+      const contact = (await h.call(ws.token, 'POST', '/api/v1/contacts', { first_name: 'Carla', last_name: 'Client', email: 'carla@example.test' })).data.id;
+      const quote = (await h.call(ws.token, 'POST', '/api/v1/quotes', { contact_id: contact, name: 'Boiler', line_items: [{ name: 'Work', unitPrice: 10, quantity: 1 }] })).data.id;
+      const { context, page } = await h.page(1280);
+      await h.signIn(page, ws.owner, `/app/sign-in?next=${encodeURIComponent(`/quotes/${quote}`)}`);
+      await page.getByRole('button', { name: 'Send to client' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'Queued for carla@example.test.' });
+      await status.getByRole('link', { name: 'message log' }).click();
+      await checkPage(page, 'Messages');
+      await context.close();
+    } finally {
+      await worker.stop();
+      await h.close();
+    }
+  });
+
+  test('an address the mail server refuses: the invite email "Could not be sent", with the server\'s reason', async () => {
+    const h = await startHarness({ mail: true, smtp: { rcpt: (_n, address) => (address.startsWith('nobody@') ? { code: 550, message: 'No such user here' } : null) } });
+    try {
+      const ws = await h.workspace('Lamarr Lighting');
+      await inviteNotSent(h, ws.owner, 'nobody@example.test', /Could not be sent: .*No such user here/);
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -220,7 +220,7 @@ describe('Settings (browser)', { skip: skipBrowser }, () => {
     assert.ok(first, 'a setup link in the email');
 
     await pending.getByRole('button', { name: 'Resend' }).click();
-    await page.getByRole('status').filter({ hasText: 'Invite sent again to new.hire@example.test.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'A new invite email for new.hire@example.test is in the message log.' }).waitFor();
     await waitFor('the second email', () => setupLinks('new.hire@example.test').length === 2);
     const link = setupLinks('new.hire@example.test')[1];
     assert.ok(link && link !== first, 'a fresh link');

@@ -1519,6 +1519,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/team/invites/{id}/setup-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh setup link for a pending invite, to hand over when its email did not go out
+         * @description Valid 7 days and once, like the emailed one; earlier links keep working until they expire. Nothing is emailed.
+         *
+         *     Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        post: operations["createTeamInviteSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/team/invites/{id}": {
         parameters: {
             query?: never;
@@ -3491,6 +3513,10 @@ export interface components {
             created_at: string;
             last_sent_at: string | null;
             expires_at: string | null;
+            /** @description The latest invite email's status in the message log: `queued`, `sent`, `not_sent` or `failed` */
+            email_status: string | null;
+            /** @description Why it was not sent, when it was not */
+            email_error: string | null;
         };
         MeNotificationListItem: {
             id: number;
@@ -4168,6 +4194,11 @@ export interface components {
             role: "owner" | "admin" | "manager" | "member";
             first_name?: string;
             last_name?: string;
+        };
+        CreateTeamInviteSetupLinkResult: {
+            /** Format: uri */
+            url: string;
+            expires_at: string;
         };
         UpdateWorkspaceAutomationsBody: {
             /** @description Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct) */
@@ -9513,6 +9544,43 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["TeamInviteListItem"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createTeamInviteSetupLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateTeamInviteSetupLinkResult"];
                     };
                 };
             };
