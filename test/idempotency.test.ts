@@ -568,8 +568,9 @@ describe('E11 idempotency keys', () => {
       ['DELETE', () => `/api/v1/keys/${ids.key}`, () => undefined, null],
       ['POST', () => `/api/v1/webhook-deliveries/${ids.delivery}/redeliver`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.invite@example.test', role: 'member' }), 'users'],
-      ['POST', () => `/api/v1/team/invites/${ids.team}/resend`, () => undefined, null],
+      // Before the resend: a link has no id, and the ids kept are taken from the last POST under /team.
       ['POST', () => `/api/v1/team/invites/${ids.team}/setup-link`, () => undefined, 'auth_links'],
+      ['POST', () => `/api/v1/team/invites/${ids.team}/resend`, () => undefined, null],
       ['DELETE', () => `/api/v1/team/invites/${ids.team}`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.member@example.test', role: 'member' }), 'users'],
       ['PUT', () => `/api/v1/users/${member}`, () => ({ job_title: 'Lead' }), null],
