@@ -568,9 +568,8 @@ describe('E11 idempotency keys', () => {
       ['DELETE', () => `/api/v1/keys/${ids.key}`, () => undefined, null],
       ['POST', () => `/api/v1/webhook-deliveries/${ids.delivery}/redeliver`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.invite@example.test', role: 'member' }), 'users'],
-      // Before the resend: a link has no id, and the ids kept are taken from the last POST under /team.
-      ['POST', () => `/api/v1/team/invites/${ids.team}/setup-link`, () => undefined, 'auth_links'],
       ['POST', () => `/api/v1/team/invites/${ids.team}/resend`, () => undefined, null],
+      ['POST', () => `/api/v1/team/invites/${ids.team}/setup-link`, () => undefined, 'auth_links'],
       ['DELETE', () => `/api/v1/team/invites/${ids.team}`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.member@example.test', role: 'member' }), 'users'],
       ['PUT', () => `/api/v1/users/${member}`, () => ({ job_title: 'Lead' }), null],
@@ -653,7 +652,7 @@ describe('E11 idempotency keys', () => {
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;
           else if (url().endsWith('/payments')) ids.payment = data.id;
-          else if (!url().includes('/create-') && !url().endsWith('/hub-link') && !url().endsWith('/schedule-preview')) ids[name] = data.id;
+          else if (!url().includes('/create-') && !url().endsWith('/hub-link') && !url().endsWith('/schedule-preview') && !url().endsWith('/setup-link')) ids[name] = data.id;
           if (url().endsWith('/team/invites')) member = data.user_id;
           if (url().endsWith('/time-entries')) ids.timesheet = data.timesheet_id;
         }
