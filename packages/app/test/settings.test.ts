@@ -319,7 +319,7 @@ describe('Settings (browser)', { skip: skipBrowser }, () => {
     await h.signIn(page, ws.owner);
     await page.goto('/app/settings/notifications');
     await checkPage(page, 'Notifications');
-    assert.equal(await page.getByLabel('Notification').inputValue(), 'quote_to_customer');
+    assert.equal(await page.getByLabel('Notification', { exact: true }).inputValue(), 'quote_to_customer');
     const subject = page.getByLabel('Subject');
     await subject.fill('Your quote {{number}} for {{contact_first_name}}');
     await page.getByLabel('Text', { exact: true }).fill('Hi {{contact_first_name}}, your quote is ready: {{link}}');
