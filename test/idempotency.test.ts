@@ -575,6 +575,7 @@ describe('E11 idempotency keys', () => {
       ['POST', () => `/api/v1/webhook-deliveries/${ids.delivery}/redeliver`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.invite@example.test', role: 'member' }), 'users'],
       ['POST', () => `/api/v1/team/invites/${ids.team}/resend`, () => undefined, null],
+      ['POST', () => `/api/v1/team/invites/${ids.team}/setup-link`, () => undefined, 'auth_links'],
       ['DELETE', () => `/api/v1/team/invites/${ids.team}`, () => undefined, null],
       ['POST', () => '/api/v1/team/invites', () => ({ email: 'idem.member@example.test', role: 'member' }), 'users'],
       ['PUT', () => `/api/v1/users/${member}`, () => ({ job_title: 'Lead' }), null],
@@ -592,6 +593,7 @@ describe('E11 idempotency keys', () => {
       // E28, E29: the import or export is queued once; the replay answers the same 202.
       ['POST', () => '/api/v1/imports', () => multipartBody([{ name: 'kind', value: 'services' }, { name: 'file', filename: 's.csv', type: 'text/csv', data: Buffer.from('name\r\nMowing\r\n') }]), 'imports'],
       ['POST', () => '/api/v1/exports', () => ({}), 'exports'],
+      ['POST', () => '/api/v1/me/notifications/read', () => ({}), null],
     ];
 
     before(async () => {
@@ -659,7 +661,7 @@ describe('E11 idempotency keys', () => {
           else if (url().includes('/webhooks/')) ids.subscription = data.id;
           else if (url().includes('/uploads')) ids.upload = data.link_id;
           else if (url().endsWith('/payments')) ids.payment = data.id;
-          else if (!url().includes('/create-') && !url().endsWith('/hub-link') && !url().endsWith('/schedule-preview')) ids[name] = data.id;
+          else if (!url().includes('/create-') && !url().endsWith('/hub-link') && !url().endsWith('/schedule-preview') && !url().endsWith('/setup-link')) ids[name] = data.id;
           if (url().endsWith('/team/invites')) member = data.user_id;
           if (url().endsWith('/time-entries')) ids.timesheet = data.timesheet_id;
         }

@@ -44,6 +44,7 @@ const fixtures: Record<string, Fixture> = {
   '/api/v1/webhook-deliveries/:id/redeliver': { make: async (a, t) => ({ id: await delivery(a, t) }) },
   '/api/v1/team/invites/:id': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
   '/api/v1/team/invites/:id/resend': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
+  '/api/v1/team/invites/:id/setup-link': { make: async (a) => ({ id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.id }) },
   '/api/v1/users/:user_id': {
     make: async (a) => ({ user_id: (await a.post('/api/v1/team/invites', { email: `iso${Math.random()}@example.test`, role: 'member' })).body.data.user_id }),
     body: { job_title: 'Changed' },

@@ -32,6 +32,7 @@ import { reportsRoutes } from './reports/reports.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { importsRoutes } from './imports/imports.routes.ts';
 import { exportsRoutes } from './exports/exports.routes.ts';
+import { inboxRoutes } from './notifications-internal/inbox.routes.ts';
 
 /** Every resource's routes, registered under /api/v1 (one line each). */
-export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes, automationsRoutes, calendarFeedRoutes, reportsRoutes, billingRoutes, importsRoutes, exportsRoutes];
+export const modules: FastifyPluginAsync<AppContext>[] = [contactsRoutes, propertiesRoutes, usersRoutes, workspaceRoutes, uploadsRoutes, commentsRoutes, eventsRoutes, timeEntriesRoutes, timesheetsRoutes, requestsRoutes, quotesRoutes, jobsRoutes, invoicesRoutes, servicesRoutes, taxRatesRoutes, quoteTemplatesRoutes, customFieldsRoutes, notificationsRoutes, deletionsRoutes, hubLinksRoutes, pdfRoutes, meRoutes, keysRoutes, deliveriesRoutes, teamRoutes, homeRoutes, automationsRoutes, calendarFeedRoutes, reportsRoutes, billingRoutes, importsRoutes, exportsRoutes, inboxRoutes];

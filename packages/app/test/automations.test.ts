@@ -62,7 +62,7 @@ describe('Automations and calendar feed (browser)', { skip: skipBrowser }, () =>
     const { context, page } = await h.page();
     await h.signIn(page, member);
     await page.goto('/app/settings/automations');
-    await page.getByText(/not found/i).first().waitFor();
+    await page.getByRole('heading', { level: 1, name: "You don't have access to settings" }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save automations' }).count(), 0);
     await context.close();
   });

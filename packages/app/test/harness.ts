@@ -20,7 +20,7 @@ import { addUser, type Role } from '../../../src/modules/users/users.service.ts'
 import { createWorkspace } from '../../../src/modules/workspace/workspace.service.ts';
 import { Worker } from '../../../src/outbox/worker.ts';
 import { testDatabase } from '../../../test/helpers.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../../../test/smtp-receiver.ts';
+import { type SmtpBehaviour, type SmtpReceiver, startSmtpReceiver } from '../../../test/smtp-receiver.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -83,11 +83,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startHarness(opts: { env?: Record<string, string>; mail?: boolean } = {}): Promise<Harness> {
+export async function startHarness(opts: { env?: Record<string, string>; mail?: boolean; smtp?: SmtpBehaviour } = {}): Promise<Harness> {
   const { database, drop } = await testDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const smtp = opts.mail ? await startSmtpReceiver() : null;
+  const smtp = opts.mail ? await startSmtpReceiver(opts.smtp) : null;
   // The auth routes compare Origin with PUBLIC_URL: the server must know its address before it is built.
   const config = loadConfig({ PUBLIC_URL: origin, ...(smtp ? { SMTP_URL: smtp.url } : {}), ...opts.env });
   const app = await buildApp({ config, database, logger: false, appDir: APP_DIR });

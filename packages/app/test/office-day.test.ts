@@ -123,7 +123,7 @@ describe('the office day (browser)', { skip: skipBrowser }, () => {
 
     // Send to client: an email in the SMTP server, status awaiting_response
     await page.getByRole('button', { name: 'Send to client' }).click();
-    await page.getByText('Sent to carla@example.test').waitFor();
+    await page.getByText('Queued for carla@example.test.').waitFor();
     const smtp = h.smtp!;
     await waitFor('the quote email', () => smtp.mails.some((m) => m.to.includes('carla@example.test')));
     assert.equal((await get<{ status: string }>(`/api/v1/quotes/${quoteId}`)).status, 'awaiting_response');
@@ -158,7 +158,7 @@ describe('the office day (browser)', { skip: skipBrowser }, () => {
     assert.equal(invoice.total, 114.17);
     await checkPage(page, `Invoice #${invoice.number}`);
     await page.getByRole('button', { name: 'Send to client' }).click();
-    await page.getByText('Sent to carla@example.test').waitFor();
+    await page.getByText('Queued for carla@example.test.').waitFor();
     await waitFor('the invoice email', () => smtp.mails.filter((m) => m.to.includes('carla@example.test')).length >= 2);
     assert.equal((await get<{ status: string }>(`/api/v1/invoices/${invoiceId}`)).status, 'sent');
 

@@ -120,11 +120,11 @@ describe('sign-in and sessions (browser)', { skip: skipBrowser }, () => {
     await checkPage(page, 'Reset your password');
     await page.getByLabel('Email').fill('nobody@example.test');
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByText('If an account exists for that email, we sent a link').waitFor();
+    await page.getByText('If an account exists for that email, a link to reset the password is on its way.').waitFor();
     await page.reload();
     await page.getByLabel('Email').fill(member.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByText('If an account exists for that email, we sent a link').waitFor();
+    await page.getByText('If an account exists for that email, a link to reset the password is on its way.').waitFor();
     const smtp = h.smtp!;
     await waitFor('the reset email', () => smtp.mails.some((m) => m.to.includes(member.email)));
     assert.ok(!smtp.mails.some((m) => m.to.includes('nobody@example.test')));

@@ -1581,6 +1581,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/team/invites/{id}/setup-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh setup link for a pending invite, to hand over when its email did not go out
+         * @description Valid 7 days and once, like the emailed one; earlier links keep working until they expire. Nothing is emailed.
+         *
+         *     Scope: `team:manage`: signed-in owners and admins only (session cookie); an API key gets 403.
+         */
+        post: operations["createTeamInviteSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/team/invites/{id}": {
         parameters: {
             query?: never;
@@ -1907,6 +1929,46 @@ export interface paths {
         get: operations["getExport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications, newest first, with how many are unread
+         * @description The caller's own notifications: a session's member, or the member a key belongs to. Scope: none. `meta.unread_count` counts every unread one, whatever the page or filter. With `format=csv` (or `Accept: text/csv`): every row matching the filters, all pages, as CSV.
+         */
+        get: operations["listMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark my notifications read (some, or all)
+         * @description The caller's own notifications: a session's member, or the member a key belongs to. Scope: none. Ids that are not the caller's, or already read, are passed over. Answers how many were marked and how many remain unread.
+         */
+        post: operations["markMyNotificationsRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3244,6 +3306,12 @@ export interface components {
                 amount: number;
                 count: number;
             }[] | null;
+            get_started: {
+                company_details: boolean;
+                price_book: boolean;
+                first_client: boolean;
+                team: boolean;
+            } | null;
             activity: {
                 /** @description The webhook event name, e.g. `new_quote` */
                 event: string;
@@ -3715,6 +3783,21 @@ export interface components {
             created_at: string;
             last_sent_at: string | null;
             expires_at: string | null;
+            /** @description The latest invite email's status in the message log: `queued`, `sent`, `not_sent` or `failed` */
+            email_status: string | null;
+            /** @description Why it was not sent, when it was not */
+            email_error: string | null;
+        };
+        MeNotificationListItem: {
+            id: number;
+            /** @description `comments_mention`, `comments_reply`, `comments_new`, `quotes_awaiting_response`, `quote_customer_response`, `invoices_sent`, `appointments_soon`, `email_allowance_used_up`, ... */
+            name: string;
+            /** @description What it is about: `quote`, `job`, `invoice`, `request`, `event`, ...; null for none */
+            module_type: string | null;
+            module_id: number | null;
+            data: unknown;
+            created_at: string;
+            read_at: string | null;
         };
         CreateContactBody: {
             first_name: string;
@@ -4396,6 +4479,11 @@ export interface components {
             first_name?: string;
             last_name?: string;
         };
+        CreateTeamInviteSetupLinkResult: {
+            /** Format: uri */
+            url: string;
+            expires_at: string;
+        };
         UpdateWorkspaceAutomationsBody: {
             /** @description Days after a quote was last sent that its client gets `quote_follow_up` while it is still `awaiting_response` (distinct) */
             quote_follow_up_days?: number[];
@@ -4416,6 +4504,14 @@ export interface components {
             /** @enum {unknown} */
             payment_terms?: "due_on_receipt" | "net_7" | "net_14" | "net_30" | "net_60" | "net_90";
             send?: boolean;
+        };
+        MarkMyNotificationsReadBody: {
+            /** @description The notifications to mark read; omitted: every unread one */
+            ids?: number[];
+        };
+        MarkMyNotificationsReadResult: {
+            marked: number;
+            unread_count: number;
         };
         SubscribeWebhookBody: {
             /** @enum {unknown} */
@@ -9872,6 +9968,43 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createTeamInviteSetupLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CreateTeamInviteSetupLinkResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     deleteTeamInvite: {
         parameters: {
             query?: never;
@@ -10546,6 +10679,91 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMyNotifications: {
+        parameters: {
+            query?: {
+                /** @description Only notifications not yet read */
+                unread?: boolean;
+                page?: number;
+                per_page?: number;
+                /** @description `csv`: every row (all pages, the same filters) as CSV */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MeNotificationListItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: {
+                            unread_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    markMyNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description E11: 1 to 255 printable ASCII characters, per API key. A repeat answers the first answer (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkMyNotificationsReadBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Fieldwork-Ignored-Fields": components["headers"]["IgnoredFields"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MarkMyNotificationsReadResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -96,3 +96,24 @@ export async function usersByUuid(db: Kysely<DB>, workspaceId: number, uuids: st
   if (!uuids.length) return [];
   return users(db, { ws: workspaceId, uuids });
 }
+
+const setupState = prepared({ ws: 'number' }, (db, p) =>
+  db
+    .selectFrom('workspaces')
+    .select((eb) => [
+      // How customers reach the business (Settings -> Company): any of them given.
+      sql<boolean>`(coalesce(workspaces.phone, '') <> '' or coalesce(workspaces.email, '') <> '' or coalesce(workspaces.address, '') <> '')`.as('company_details'),
+      eb.exists(eb.selectFrom('services').select('services.id').where('services.workspace_id', '=', p.ws)).as('price_book'),
+      eb.exists(eb.selectFrom('contacts').select('contacts.id').where('contacts.workspace_id', '=', p.ws)).as('first_client'),
+      // Anyone besides the first member, invited or set up.
+      sql<boolean>`(select count(*) from users where users.workspace_id = ${p.ws}) > 1`.as('team'),
+    ])
+    .where('workspaces.id', '=', p.ws),
+);
+
+/** F332: which of a new workspace's first steps are done, in one statement. */
+export async function setupSteps(db: Kysely<DB>, workspaceId: number) {
+  const row = (await setupState(db, { ws: workspaceId }))[0];
+  // SQLite answers 0/1, PostgreSQL true/false.
+  return { company_details: Boolean(row?.company_details), price_book: Boolean(row?.price_book), first_client: Boolean(row?.first_client), team: Boolean(row?.team) };
+}

@@ -13,6 +13,12 @@ export const HomeSummary = Type.Object({
   overdue_invoices: Nullable(Type.Object({ count: Type.Integer(), amount_due: Type.Number() })),
   /** Payments received per calendar month (by `paid_on`), the last 12 months oldest first, months without payments included (invoices:read). */
   payments_by_month: Nullable(Type.Array(Type.Object({ month: Type.String({ description: 'YYYY-MM' }), amount: Type.Number(), count: Type.Integer() }))),
+  /**
+   * F332: a new workspace's first steps, each true once done: the business's contact details
+   * (phone, email or address), a service in the price book, a client, a second team member
+   * (invited or set up). Only for callers that may change the workspace (`workspace:write`); null otherwise.
+   */
+  get_started: Nullable(Type.Object({ company_details: Type.Boolean(), price_book: Type.Boolean(), first_client: Type.Boolean(), team: Type.Boolean() })),
   /** The latest domain events (the webhook event stream) of the resources the key may read, newest first. */
   activity: Type.Array(
     Type.Object({

@@ -12,6 +12,7 @@ import {
   latestEvents,
   overdueInvoices,
   paymentsByMonth,
+  setupSteps,
   usersByUuid,
 } from './home.repo.ts';
 import { workspaceTimezone } from '../workspace/workspace.repo.ts';
@@ -82,13 +83,14 @@ export async function homeSummary(db: Kysely<DB>, auth: AuthContext, q: HomeQuer
   const readableEvents = readableEventsOf(auth.scopes);
 
   const today = zonedDate(now, await workspaceTimezone(db, ws));
-  const [newRequests, quotesAwaiting, jobsToInvoice, overdue, payments, events] = await Promise.all([
+  const [newRequests, quotesAwaiting, jobsToInvoice, overdue, payments, events, getStarted] = await Promise.all([
     can('requests') ? countRequestsWithStatus(db, ws, 'new') : null,
     can('quotes') ? countQuotesWithStatus(db, ws, 'awaiting_response') : null,
     can('jobs') ? countJobsToInvoice(db, ws) : null,
     can('invoices') ? overdueInvoices(db, ws, today) : null,
     can('invoices') ? paymentsPerMonth(db, ws, today) : null,
     latestEvents(db, ws, readableEvents, q.activity_limit ?? 15),
+    hasScope(auth.scopes, 'workspace:write') ? setupSteps(db, ws) : null,
   ]);
 
   const activity: Activity[] = [];
@@ -127,6 +129,7 @@ export async function homeSummary(db: Kysely<DB>, auth: AuthContext, q: HomeQuer
     jobs_to_invoice: jobsToInvoice,
     overdue_invoices: overdue && { count: overdue.count, amount_due: fromCents(overdue.dueCents) },
     payments_by_month: payments,
+    get_started: getStarted,
     activity,
   };
 }

@@ -6,7 +6,7 @@ import * as paymentDays from '../../db/migrations/0022-payment-days.ts';
 import type { DB } from '../../db/schema.ts';
 import { zonedDate } from '../../domain/zoned-time.ts';
 import { monthStart } from './home.service.ts';
-import { buildTestApp, type Client, client, keyFor, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
+import { buildTestApp, type Client, client, keyFor, ownerSessionToken, seedWorkspace, type TestApp } from '../../../test/helpers.ts';
 
 // A2: GET /api/v1/home, the one operation behind the app's Home page.
 describe('home', () => {
@@ -155,6 +155,25 @@ describe('home', () => {
     } finally {
       await m.close();
     }
+  });
+
+  test('get_started: each first step done from real data, in isolation from other workspaces; null without workspace:write', async () => {
+    const seeded = await seedWorkspace(t.db);
+    const fresh = client(t.app, seeded.token);
+    const steps = async () => (await fresh.get('/api/v1/home')).body.data.get_started;
+    assert.deepEqual(await steps(), { company_details: false, price_book: false, first_client: false, team: false });
+    // Another workspace's records count for nothing here.
+    await api.post('/api/v1/services', { name: 'Mowing', price: 40 });
+    assert.deepEqual(await steps(), { company_details: false, price_book: false, first_client: false, team: false });
+    assert.equal((await fresh.put('/api/v1/workspace', { phone: '+1 555 0100' })).status, 200);
+    assert.equal((await fresh.post('/api/v1/services', { name: 'Mowing', price: 40 })).status, 201);
+    assert.equal((await fresh.post('/api/v1/contacts', { first_name: 'Dana', last_name: 'Reyes' })).status, 201);
+    assert.deepEqual(await steps(), { company_details: true, price_book: true, first_client: true, team: false });
+    const owner = client(t.app, await ownerSessionToken(t.db, seeded.workspace.id));
+    assert.equal((await owner.post('/api/v1/team/invites', { email: 'crew@example.test', role: 'member' })).status, 201);
+    assert.deepEqual(await steps(), { company_details: true, price_book: true, first_client: true, team: true });
+    const reader = client(t.app, await keyFor(t.db, seeded.workspace.id, 'rest', ['contacts:read', 'workspace:read']));
+    assert.equal((await reader.get('/api/v1/home')).body.data.get_started, null);
   });
 
   test('bad input: 400 in the envelope', async () => {

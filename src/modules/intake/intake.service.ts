@@ -3,6 +3,7 @@ import { now } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import { notFound, type PathSegment } from '../../kernel/errors.ts';
 import { createContact } from '../contacts/contacts.service.ts';
+import { ADMINS_AND_MANAGERS, notifyRoles } from '../notifications-internal/internal-notifications.ts';
 import { insertLink, insertProperty } from '../properties/properties.repo.ts';
 import type { Request } from '../requests/requests.schemas.ts';
 import { createRequest } from '../requests/requests.service.ts';
@@ -75,5 +76,8 @@ export async function intake(trx: Kysely<DB>, workspaceId: number, userId: strin
     },
     { customFieldsPath: input.customFieldsPath },
   );
+  // F330: the office hears of a new request in the app's Notifications, as of a quote approved.
+  const data = { request_id: request.id, number: request.number, contact_id: contactId, first_name: input.first_name, last_name: input.last_name };
+  await notifyRoles(trx, workspaceId, 'requests_new', ADMINS_AND_MANAGERS, { type: 'request', id: request.id }, data);
   return { request, contactId, propertyId };
 }

@@ -3,7 +3,7 @@ import { fromJson, now, toJson } from '../../db/json.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Preferences } from '../users/users.service.ts';
 import { findWorkspace, type INTERNAL_NOTIFICATIONS, settingsOf } from '../workspace/workspace.service.ts';
-import { inboxRows, insertNotifications, markReadRows, membersWithPreferences, membersWithRoles } from './notifications-internal.repo.ts';
+import { inboxPage, inboxRows, insertNotifications, markAllReadRows, markReadRows, membersWithPreferences, membersWithRoles } from './notifications-internal.repo.ts';
 
 // SPEC "Internal notifications", D22: team-facing notifications, stored one row per
 // recipient user and read with `fieldwork inbox`.
@@ -94,4 +94,29 @@ export async function markRead(db: Kysely<DB>, workspaceId: number, userId: stri
   const at = now();
   await markReadRows(db, workspaceId, userId, ids, at);
   return at;
+}
+
+/** GET /api/v1/me/notifications: one page of the caller's notifications and how many are unread. */
+export async function inboxOf(db: Kysely<DB>, auth: { workspaceId: number; userId: string }, q: { unread?: boolean; page?: number; per_page?: number }) {
+  const page = q.page ?? 1;
+  const perPage = q.per_page ?? 25;
+  const { rows, total, unread } = await inboxPage(db, auth.workspaceId, auth.userId, { unreadOnly: Boolean(q.unread), page, perPage });
+  const listed = q.unread ? unread : total;
+  return {
+    data: rows.map((r) => ({ ...r, data: fromJson(r.data) ?? {} })),
+    pagination: { page, per_page: perPage, total_pages: Math.ceil(listed / perPage) },
+    meta: { unread_count: unread },
+  };
+}
+
+/**
+ * POST /api/v1/me/notifications/read: the caller's notifications `ids` (all unread ones
+ * when omitted) marked read. Ids that are not the caller's are passed over, like ids that
+ * do not exist: nobody learns of another person's notifications.
+ */
+export async function markInboxRead(db: Kysely<DB>, auth: { workspaceId: number; userId: string }, ids: number[] | undefined) {
+  const at = now();
+  const marked = ids === undefined ? await markAllReadRows(db, auth.workspaceId, auth.userId, at) : await markReadRows(db, auth.workspaceId, auth.userId, [...new Set(ids)], at);
+  const { unread } = await inboxPage(db, auth.workspaceId, auth.userId, { unreadOnly: true, page: 1, perPage: 1 });
+  return { marked, unread_count: unread };
 }

@@ -26,16 +26,17 @@ export function inboxRows(db: Kysely<DB>, workspaceId: number, userId: string, u
   return qb.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
-export async function markReadRows(db: Kysely<DB>, workspaceId: number, userId: string, ids: number[], at: string): Promise<void> {
-  if (!ids.length) return;
-  await db
+export async function markReadRows(db: Kysely<DB>, workspaceId: number, userId: string, ids: number[], at: string): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db
     .updateTable('internal_notifications')
     .set({ read_at: at })
     .where('workspace_id', '=', workspaceId)
     .where('user_id', '=', userId)
     .where('id', 'in', ids)
     .where('read_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Scheduled appointments starting on the local dates `from`..`to`, one row per assignee, by event id. */
@@ -61,4 +62,34 @@ export function insertNewReminders(db: Kysely<DB>, rows: Insertable<AppointmentR
     .onConflict((oc) => oc.columns(['workspace_id', 'event_id', 'user_id']).doNothing())
     .returning(['event_id', 'user_id'])
     .execute();
+}
+
+/** One page of a user's notifications, newest first, with the total and the unread count (GET /me/notifications). */
+export async function inboxPage(db: Kysely<DB>, workspaceId: number, userId: string, opts: { unreadOnly: boolean; page: number; perPage: number }) {
+  const mine = db.selectFrom('internal_notifications').where('workspace_id', '=', workspaceId).where('user_id', '=', userId);
+  const listed = opts.unreadOnly ? mine.where('read_at', 'is', null) : mine;
+  const rows = await listed
+    .select(['id', 'name', 'module_type', 'module_id', 'data', 'created_at', 'read_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage)
+    .execute();
+  // One statement for both counts: the index (workspace_id, user_id, created_at, id) serves it.
+  const counts = await mine
+    .select((eb) => [eb.fn.countAll<number | string>().as('total'), eb.fn.count<number | string>('id').filterWhere('read_at', 'is', null).as('unread')])
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(counts.total), unread: Number(counts.unread) };
+}
+
+/** Marks all of a user's unread notifications read; returns how many. */
+export async function markAllReadRows(db: Kysely<DB>, workspaceId: number, userId: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable('internal_notifications')
+    .set({ read_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

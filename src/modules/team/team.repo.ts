@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { type ListParams, type ListSpec, listOf } from '../../db/list-query.ts';
 import type { DB } from '../../db/schema.ts';
 
@@ -11,6 +11,17 @@ const inviteSpec: ListSpec = {
   search: ['users.email', 'users.first_name', 'users.last_name'],
 };
 export const INVITE_SORT = ['id', 'email', 'role', 'created_at'] as const;
+
+/** The member's latest `team_invite` message, as a subquery of a `users` row. */
+const latestInviteEmail = (eb: ExpressionBuilder<DB, 'users'>) =>
+  eb
+    .selectFrom('messages as m')
+    .whereRef('m.workspace_id', '=', 'users.workspace_id')
+    .where('m.module_type', '=', 'user')
+    .whereRef('m.module_id', '=', 'users.id')
+    .where('m.type', '=', 'team_invite')
+    .orderBy('m.id', 'desc')
+    .limit(1);
 
 function pending(db: Kysely<DB>, workspaceId: number) {
   return db
@@ -33,6 +44,9 @@ function pending(db: Kysely<DB>, workspaceId: number) {
       'users.updated_at',
       eb.selectFrom('auth_links as l').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup').select((e) => e.fn.max('l.created_at').as('m')).as('last_sent_at'),
       eb.selectFrom('auth_links as l').whereRef('l.user_id', '=', 'users.id').where('l.kind', '=', 'setup').select((e) => e.fn.max('l.expires_at').as('m')).as('expires_at'),
+      // F333: what became of the latest invite email (the message log's status and error).
+      latestInviteEmail(eb).select('m.status').as('email_status'),
+      latestInviteEmail(eb).select('m.error').as('email_error'),
     ]);
 }
 

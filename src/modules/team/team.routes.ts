@@ -21,6 +21,9 @@ const Invite = Type.Object({
   created_at: Timestamp,
   last_sent_at: Nullable(Timestamp),
   expires_at: Nullable(Timestamp),
+  /** F333: the latest invite email in the message log: `queued`, `sent`, `not_sent` (no SMTP_URL) or `failed` (e.g. the address refused). */
+  email_status: Nullable(Type.String({ description: "The latest invite email's status in the message log: `queued`, `sent`, `not_sent` or `failed`" })),
+  email_error: Nullable(Type.String({ description: 'Why it was not sent, when it was not' })),
 });
 const InviteBody = Type.Object({
   email: Email,
@@ -61,6 +64,20 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
     '/team/invites/:id/resend',
     { config: { ...config, successStatus: 200 }, schema: { tags, summary: 'Email a pending invite again, with a fresh link', params: IdParams, response: { 200: Ok(Invite) } } },
     async (req) => ({ success: true as const, data: await service.resend(req.auth, req.params.id) }),
+  );
+  app.post(
+    '/team/invites/:id/setup-link',
+    {
+      config: { ...config, successStatus: 200 },
+      schema: {
+        tags,
+        summary: 'A fresh setup link for a pending invite, to hand over when its email did not go out',
+        description: 'Valid 7 days and once, like the emailed one; earlier links keep working until they expire. Nothing is emailed.',
+        params: IdParams,
+        response: { 200: Ok(Type.Object({ url: Type.String({ format: 'uri' }), expires_at: Timestamp })) },
+      },
+    },
+    async (req) => ({ success: true as const, data: await service.setupLink(req.auth, req.params.id) }),
   );
   app.delete(
     '/team/invites/:id',

@@ -29,6 +29,8 @@ export interface InviteView {
   created_at: string;
   last_sent_at: string | null;
   expires_at: string | null;
+  email_status: string | null;
+  email_error: string | null;
 }
 
 const inviteView = (r: InviteView & { updated_at?: string }): InviteView => ({
@@ -41,6 +43,8 @@ const inviteView = (r: InviteView & { updated_at?: string }): InviteView => ({
   created_at: r.created_at,
   last_sent_at: r.last_sent_at,
   expires_at: r.expires_at,
+  email_status: r.email_status,
+  email_error: r.email_error,
 });
 
 export function teamService({ db, config, authenticator }: AppContext) {
@@ -105,6 +109,18 @@ export function teamService({ db, config, authenticator }: AppContext) {
         guardOwner(auth, invite.role);
         await sendInvite(trx, auth, invite);
         return inviteView(await pendingOr404(trx, auth, id));
+      });
+    },
+
+    /**
+     * F333: a fresh setup link for a pending invite, to hand over another way when its
+     * email did not go out (no SMTP_URL, an address refused). Earlier links keep working.
+     */
+    setupLink(auth: AuthContext, id: number): Promise<{ url: string; expires_at: string }> {
+      return transact(db, auth, async (trx) => {
+        const invite = await pendingOr404(trx, auth, id);
+        guardOwner(auth, invite.role);
+        return mintSetupLink(trx, auth.workspaceId, invite.user_id, config.publicUrl);
       });
     },
 

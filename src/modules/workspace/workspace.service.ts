@@ -207,6 +207,7 @@ export const INTERNAL_NOTIFICATIONS = [
   'invoices_sent',
   'appointments_soon',
   'email_allowance_used_up',
+  'requests_new', // F330: a request came in from outside (the internal endpoint or the embedded form)
 ] as const;
 
 const BOOL_KEY = new RegExp(

@@ -3,6 +3,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NotFound } from '../components/not-found.tsx';
+import { PageError } from './page-error.tsx';
 import { RequireSession } from './require-session.tsx';
 import { Shell } from './shell.tsx';
 
@@ -21,7 +22,11 @@ export const routes: RouteObject[] = [
       { path: 'workspaces', ...page(() => import('../features/auth/workspaces-page.tsx')) },
       {
         element: <Shell />,
+        // One boundary for every page: a read the API refused (403) shows "You don't have access to …".
         children: [
+          {
+            errorElement: <PageError />,
+            children: [
           { index: true, ...page(() => import('../features/home/home-page.tsx')) },
           { path: 'account', ...page(() => import('../features/account/account-page.tsx')) },
           { path: 'my-day/*', ...page(() => import('../features/my-day/index.tsx')) },
@@ -35,6 +40,8 @@ export const routes: RouteObject[] = [
           { path: 'reports/*', ...page(() => import('../features/reports/index.tsx')) },
           { path: 'settings/*', ...page(() => import('../features/settings/index.tsx')) },
           { path: '*', element: <NotFound /> },
+            ],
+          },
         ],
       },
     ],

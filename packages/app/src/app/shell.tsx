@@ -10,6 +10,7 @@ import { UnsavedChangesGuard } from '../components/unsaved-changes.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { useMe, useResetSession } from '../lib/session.ts';
 import { navFor } from './navigation.ts';
+import { NotificationsButton } from './notifications.tsx';
 import { HeaderSearch } from './search.tsx';
 
 export function Shell() {
@@ -35,6 +36,8 @@ export function Shell() {
             </Text>
           </Group>
           <HeaderSearch role={me.user.role} />
+          <Group gap={0} wrap="nowrap">
+          <NotificationsButton />
           {/* No focus placeholder: a focusable child without a role inside role="menu" fails axe (aria-required-children); focus goes to the first item. */}
           <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
             <Menu.Target>
@@ -58,6 +61,7 @@ export function Shell() {
               <Menu.Item onClick={() => signOut.mutate()}>Sign out</Menu.Item>
             </Menu.Dropdown>
           </Menu>
+          </Group>
         </Group>
       </AppShell.Header>
       {/* Collapsed on a phone, the navigation is hidden from keyboards and screen readers too (shell.css). */}

@@ -22,13 +22,16 @@ api.use({
   },
 });
 
+const NOT_ALLOWED = "You don't have permission to do this. An owner or admin can change your role.";
+
 /** A 4xx or 5xx answer, with the SPEC envelope's message and field details. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly body: ApiError | null,
   ) {
-    super(body?.error ?? (status >= 500 ? 'Something went wrong. Try again.' : `Request failed (${status})`));
+    // A refusal by scope names the scope (`invoices:write`): people read it in words instead.
+    super(status === 403 && (!body || /scope/i.test(body.error)) ? NOT_ALLOWED : (body?.error ?? (status >= 500 ? 'Something went wrong. Try again.' : `Request failed (${status})`)));
   }
   /** The message with each detail's in words for people, for places with no field to show them by (an upload). */
   explained(): string {

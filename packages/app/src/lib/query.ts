@@ -13,7 +13,9 @@ export function createQueryClient(onUnauthorized: () => void) {
       },
     }),
     defaultOptions: {
-      queries: { retry, staleTime: 30_000, refetchOnWindowFocus: true },
+      // A read the role may not make (403) is the page's to refuse as a whole: the shell's
+      // route error boundary (app/page-error.tsx) shows "You don't have access to …".
+      queries: { retry, staleTime: 30_000, refetchOnWindowFocus: true, throwOnError: (err) => err instanceof ApiFailure && err.status === 403 },
       mutations: { retry: false },
     },
   });

@@ -16,7 +16,8 @@ export default function ForgotPasswordPage() {
     <AuthLayout title="Reset your password">
       {sent ? (
         <Alert color="blue" role="status">
-          If an account exists for that email, we sent a link
+          If an account exists for that email, a link to reset the password is on its way. If none arrives, ask an owner or admin
+          of your workspace for a setup link.
         </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate>

@@ -1,6 +1,7 @@
 // Home (A2): today's visits, the four counts with links, payments per month
 // (the chart's code loads only here) and recent activity. One GET /api/v1/home
 // plus the visits from GET /api/v1/events.
+import type { components } from '@fieldwork/client';
 import { Anchor, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
@@ -27,6 +28,7 @@ function Home() {
   const ws = me.workspace;
   return (
     <Page title="Home">
+      {d?.get_started && <GetStarted steps={d.get_started} />}
       <TodaysVisits />
       <section aria-labelledby="counts-title">
         <Title order={2} size="h4" id="counts-title" mb="xs">
@@ -60,6 +62,46 @@ function Home() {
         </section>
       )}
     </Page>
+  );
+}
+
+type Steps = NonNullable<components['schemas']['Home']['get_started']>;
+const STEPS: { key: keyof Steps; label: string; to: string }[] = [
+  { key: 'company_details', label: 'Add your company details', to: '/settings/company' },
+  { key: 'price_book', label: 'Add your services to the price book', to: '/settings/price-book' },
+  { key: 'first_client', label: 'Add your first client', to: '/clients/new' },
+  { key: 'team', label: 'Invite your team', to: '/settings/team' },
+];
+
+/** A new workspace's first steps (A13), each done from real data (GET /api/v1/home's get_started); gone once all are. */
+function GetStarted({ steps }: { steps: Steps }) {
+  const left = STEPS.filter((s) => !steps[s.key]).length;
+  if (left === 0) return null;
+  return (
+    <Card withBorder component="section" aria-labelledby="get-started-title" padding="sm">
+      <Title order={2} size="h4" id="get-started-title">
+        Get started
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        {`${STEPS.length - left} of ${STEPS.length} done`}
+      </Text>
+      <List spacing={6} listStyleType="none" p={0}>
+        {STEPS.map((s) => (
+          <List.Item key={s.key}>
+            {steps[s.key] ? (
+              <Text size="sm" c="dimmed" td="line-through">
+                <VisuallyHidden>Done: </VisuallyHidden>
+                {s.label}
+              </Text>
+            ) : (
+              <Anchor component={Link} to={s.to} size="sm" fw={500}>
+                {s.label}
+              </Anchor>
+            )}
+          </List.Item>
+        ))}
+      </List>
+    </Card>
   );
 }
 

@@ -15,6 +15,7 @@ import { pageQuery } from '../../components/data-list.tsx';
 import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView } from '../../components/documents.tsx';
+import { QueuedMessage } from '../../components/queued-message.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -196,11 +197,7 @@ function InvoicePage() {
           {failure.message}
         </Alert>
       )}
-      {send.data && (
-        <Alert color="green" role="status">
-          Sent to {send.data.data.recipient.email}.
-        </Alert>
-      )}
+      {send.data && <QueuedMessage to={send.data.data.recipient.email} />}
       <Paper withBorder p="md">
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <Stack gap={0}>

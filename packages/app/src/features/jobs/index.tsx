@@ -21,7 +21,7 @@ import { NotFound } from '../../components/not-found.tsx';
 import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
-import { fullName } from '../../components/pickers.tsx';
+import { addressLine, fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { allPages } from '../../lib/pages.ts';
 import { formatClockRange, formatDate, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
@@ -188,8 +188,16 @@ function JobPage() {
           <Stack gap={2}>
             {j.name && <Text fw={600}>{j.name}</Text>}
             {j.contact && <Link to={`/clients/${j.contact.id}`}>{fullName(j.contact)}</Link>}
+            {j.property && (
+              <Text>
+                <VisuallyHidden>Service address: </VisuallyHidden>
+                {addressLine(j.property.address)}
+              </Text>
+            )}
+            {j.property?.access_notes && <AccessNotes notes={j.property.access_notes} />}
             {j.quote && <Link to={`/quotes/${j.quote.id}`}>{`From quote #${j.quote.number}`}</Link>}
-            <StatusBadge status={j.status} />
+            {/* Once: those who may change it see it in "Status", the rest as a badge. */}
+            {!writes && <StatusBadge status={j.status} />}
             {j.schedule && <Series schedule={j.schedule} />}
             {j.invoicing && j.invoicing !== 'manual' && <Text size="sm">{`Invoicing: ${INVOICING.find((i) => i.value === j.invoicing)?.label ?? j.invoicing}`}</Text>}
             <CustomFieldList moduleType="job" values={j.custom_fields} />
@@ -289,6 +297,20 @@ function JobPage() {
         <Files moduleType="job" moduleId={id} />
       </DocumentSection>
     </Page>
+  );
+}
+
+/** The property's gate codes, pets and keys, kept as typed (line breaks too). */
+function AccessNotes({ notes }: { notes: string }) {
+  return (
+    <Paper withBorder p="xs" bg="yellow.0" maw={480}>
+      <Text size="sm" fw={600}>
+        Access notes
+      </Text>
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+        {notes}
+      </Text>
+    </Paper>
   );
 }
 

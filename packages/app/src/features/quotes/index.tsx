@@ -13,6 +13,7 @@ import { clientColumn, ListPage, tabStatus } from '../../components/list-page.ts
 import { useApiAction } from '../../components/api-action.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView } from '../../components/documents.tsx';
+import { QueuedMessage } from '../../components/queued-message.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -214,11 +215,7 @@ function QuotePage() {
           {failure.message}
         </Alert>
       )}
-      {send.data && (
-        <Alert color="green" role="status">
-          Sent to {send.data.data.recipient.email}.
-        </Alert>
-      )}
+      {send.data && <QueuedMessage to={send.data.data.recipient.email} />}
       <Paper withBorder p="md">
         <Group justify="space-between" wrap="wrap">
           <Stack gap={2}>

@@ -2,9 +2,10 @@
 // sub-route per area under a "Settings" navigation, each page with its own h1.
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { NavLink, Outlet, Route, Routes } from 'react-router';
+import { NoAccess } from '../../components/no-access.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { Page } from '../../components/page.tsx';
-import { isAdmin, useMe } from '../../lib/session.ts';
+import { useCan } from '../../lib/session.ts';
 import AutomationsPage from './automations-page.tsx';
 import CompanyPage from './company-page.tsx';
 import KeysPage from './keys-page.tsx';
@@ -46,8 +47,9 @@ function SettingsNav() {
 }
 
 function SettingsLayout() {
-  const me = useMe();
-  if (!isAdmin(me.user.role)) return <NotFound />;
+  const can = useCan();
+  // Decided from the session's scopes (GET /api/v1/me) before any page asks; its reads would answer 403 anyway.
+  if (!can('workspace:write')) return <NoAccess area="settings" />;
   return (
     <Stack gap="md">
       <SettingsNav />

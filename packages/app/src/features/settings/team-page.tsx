@@ -2,10 +2,11 @@
 // member" (an email with a setup link valid 7 days), and pending invites with
 // "Resend" and "Cancel". Refusals (the last owner, an admin touching an owner)
 // come from the API and show as its message.
-import { Button, Card, Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Card, Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { FormButtons, RowsTable } from './shared/settings-table.tsx';
@@ -42,8 +43,14 @@ export default function TeamPage() {
         />
       )}
       {sent && (
+        // A13: the email is queued, not yet sent (without SMTP_URL, or to a refused address, it never is):
+        // say where it went, and where its fate shows.
         <Text role="status" fw={500}>
-          Invite sent to {sent}.
+          {`Invite for ${sent} created; its email is in the `}
+          <Anchor component={Link} to="/settings/messages">
+            message log
+          </Anchor>
+          . If it does not arrive, use "Copy setup link" below.
         </Text>
       )}
       <Invites />
@@ -92,7 +99,18 @@ function Invites() {
   const [note, setNote] = useState<string | null>(null);
   const resend = useApiAction({
     run: (id: number, { idempotencyKey }) => unwrap(api.POST('/api/v1/team/invites/{id}/resend', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
-    onSuccess: (r) => setNote(`Invite sent again to ${r.data.email}.`),
+    onSuccess: (r) => setNote(`A new invite email for ${r.data.email} is in the message log.`),
+    onSettled: () => client.invalidateQueries({ queryKey: INVITES }),
+  });
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const copyLink = useApiAction({
+    run: (id: number, { idempotencyKey }) => unwrap(api.POST('/api/v1/team/invites/{id}/setup-link', { params: { path: { id } }, headers: { 'idempotency-key': idempotencyKey } })),
+    onSuccess: (r, id) => {
+      const email = invites.data?.find((i) => i.id === id)?.email ?? '';
+      setLink({ email, url: r.data.url });
+      // The browser may refuse the clipboard (no permission, not https): the link is shown to copy by hand too.
+      void navigator.clipboard?.writeText(r.data.url).catch(() => {});
+    },
     onSettled: () => client.invalidateQueries({ queryKey: INVITES }),
   });
   const cancel = useApiAction({
@@ -101,7 +119,7 @@ function Invites() {
     onSettled: () => client.invalidateQueries({ queryKey: ['team'] }),
   });
   if (!invites.data?.length) return null;
-  const failed = resend.error ?? cancel.error;
+  const failed = resend.error ?? cancel.error ?? copyLink.error;
   return (
     <Stack gap="xs">
       <Text component="h2" fw={600}>
@@ -113,6 +131,16 @@ function Invites() {
         </Text>
       )}
       {note && <Text role="status">{note}</Text>}
+      {link && (
+        <TextInput
+          label={`Setup link for ${link.email}`}
+          readOnly
+          value={link.url}
+          onFocus={(e) => e.currentTarget.select()}
+          description="Copied. Send it to them yourself: it works once, for 7 days."
+          maw={560}
+        />
+      )}
       <RowsTable
         caption="Pending invites"
         rows={invites.data}
@@ -120,12 +148,16 @@ function Invites() {
         columns={[
           { header: 'Email', cell: (i) => i.email },
           { header: 'Role', cell: (i) => ROLES.find((r) => r.value === i.role)?.label ?? i.role },
-          { header: 'Sent', visibleFrom: 'sm', cell: (i) => (i.last_sent_at ? formatAgo(i.last_sent_at) : '') },
+          { header: 'Invite email', cell: (i) => emailState(i) },
+          { header: 'Invited', visibleFrom: 'sm', cell: (i) => (i.last_sent_at ? formatAgo(i.last_sent_at) : '') },
         ]}
         actions={(i) => (
           <Group gap="xs" wrap="wrap">
             <Button size="xs" variant="default" loading={resend.pending && resend.variables === i.id} onClick={() => resend.run(i.id)}>
               Resend
+            </Button>
+            <Button size="xs" variant="default" loading={copyLink.pending && copyLink.variables === i.id} onClick={() => copyLink.run(i.id)}>
+              Copy setup link
             </Button>
             <Button size="xs" variant="outline" color="red.8" loading={cancel.pending && cancel.variables === i.id} onClick={() => cancel.run(i.id)}>
               Cancel
@@ -135,6 +167,22 @@ function Invites() {
       />
     </Stack>
   );
+}
+
+/** What became of the invite's latest email, from the message log: never "sent" until it was. */
+function emailState(i: { email_status: string | null; email_error: string | null }): string {
+  switch (i.email_status) {
+    case 'sent':
+      return 'Sent';
+    case 'queued':
+      return 'Waiting to send';
+    case 'not_sent':
+      return `Not sent${i.email_error ? `: ${i.email_error}` : ''}`;
+    case 'failed':
+      return `Could not be sent${i.email_error ? `: ${i.email_error}` : ''}`;
+    default:
+      return 'No email';
+  }
 }
 
 function Members() {
