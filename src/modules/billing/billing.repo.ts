@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { BULK_ROWS } from '../../db/database.ts';
-import { parseJson } from '../../db/json-helpers.ts';
+import { fromJson } from '../../db/json.ts';
 import { locked } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import type { LineItem, Unit } from '../../domain/line-items.ts';
@@ -115,7 +115,7 @@ export async function billableJobs(db: Kysely<DB>, workspaceId: number, f: Billa
   return rows.map(({ first_name, last_name, ...r }) => ({
     ...r,
     contact: r.contact_id !== null && first_name !== null ? { id: r.contact_id, first_name, last_name: last_name ?? '' } : null,
-    line_items: parseJson(r.line_items as never) ?? [],
+    line_items: fromJson<LineItem[]>(r.line_items) ?? [],
     discount_unit: r.discount_unit as Unit,
     discount: Number(r.discount),
     tax_rate: Number(r.tax_rate),

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { now } from '../../db/json.ts';
 import { dialectOf, type JsonText } from '../../db/json-helpers.ts';
 import { locked } from '../../db/locks.ts';
 import { type UserRef, userRefJson } from '../../db/related.ts';
@@ -68,4 +69,20 @@ export async function addCarried(trx: Kysely<DB>, workspaceId: number, id: numbe
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .execute();
+}
+
+/** The quote's deposit figures, its row locked until commit so concurrent payments queue. */
+export function lockQuoteForDeposit(trx: Kysely<DB>, workspaceId: number, quoteId: number) {
+  return locked(
+    trx,
+    trx
+      .selectFrom('quotes')
+      .select(['id', 'status', 'total', 'deposit', 'deposit_unit', 'deposit_paid_cents'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', quoteId),
+  ).executeTakeFirst();
+}
+
+export async function setDepositPaid(trx: Kysely<DB>, workspaceId: number, quoteId: number, paidCents: number): Promise<void> {
+  await trx.updateTable('quotes').set({ deposit_paid_cents: paidCents, updated_at: now() }).where('workspace_id', '=', workspaceId).where('id', '=', quoteId).execute();
 }

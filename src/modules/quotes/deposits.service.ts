@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { now } from '../../db/json.ts';
 import { parseJson } from '../../db/json-helpers.ts';
-import { locked } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import { depositCents, type Unit } from '../../domain/line-items.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
@@ -9,7 +8,7 @@ import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.
 import { emit } from '../../outbox/emit.ts';
 import { workspaceToday } from '../invoices/invoices.repo.ts';
 import type { PaymentCreate } from '../invoices/payments.schemas.ts';
-import { type DepositRow, depositsOf, insertDeposit } from './deposits.repo.ts';
+import { type DepositRow, depositsOf, insertDeposit, lockQuoteForDeposit, setDepositPaid } from './deposits.repo.ts';
 import type { DepositPayment } from './deposits.schemas.ts';
 import { getQuoteDetail, setQuoteStatus } from './quotes.service.ts';
 
@@ -34,14 +33,7 @@ const depositOfRow = (p: DepositRow): DepositPayment => ({
 const TAKES_DEPOSIT = ['awaiting_deposit', 'accepted'];
 
 export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: string | null, quoteId: number, body: PaymentCreate): Promise<DepositPayment> {
-  const quote = await locked(
-    trx,
-    trx
-      .selectFrom('quotes')
-      .select(['id', 'status', 'total', 'deposit', 'deposit_unit', 'deposit_paid_cents'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', quoteId),
-  ).executeTakeFirst();
+  const quote = await lockQuoteForDeposit(trx, workspaceId, quoteId);
   if (!quote) throw notFound('Quote');
   const cents = toCents(body.amount);
   if (cents === null) throw invalidField(['amount'], 'must have at most 2 decimals');
@@ -60,12 +52,7 @@ export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: s
     created_by: userId,
     created_at: now(),
   });
-  await trx
-    .updateTable('quotes')
-    .set({ deposit_paid_cents: paid + cents, updated_at: now() })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', quoteId)
-    .execute();
+  await setDepositPaid(trx, workspaceId, quoteId, paid + cents);
   if (quote.status === 'awaiting_deposit' && paid + cents >= asked) {
     await setQuoteStatus(trx, workspaceId, userId, quoteId, 'accepted'); // D14, with its own quote_updated
   } else {
