@@ -27,7 +27,9 @@ export async function runBillingDay(trx: Kysely<DB>, workspace: DailyWorkspace, 
   if (!claimed) return [];
   const through = addDays(month, -1);
   const jobs = await billableJobs(trx, workspace.id, { through, invoicing: 'monthly' });
-  return (await billJobs(trx, workspace.id, null, jobs, { pick: { through }, date })).map((i) => i.id);
+  const made: number[] = [];
+  for await (const invoice of billJobs(trx, workspace.id, null, jobs, { pick: { through }, date })) made.push(invoice.id);
+  return made;
 }
 
 /** One pass of the daily job (the worker calls it every minute). */

@@ -134,21 +134,20 @@ async function lockWork(trx: Kysely<DB>, workspaceId: number, jobs: readonly Bil
  * (E1 number, E2 due date, `job_id`, the visits as `event_ids`) for its unbilled
  * visits, or for the one-off job itself; the quote's deposit carried onto it (E23).
  * A job with nothing left to bill (another biller came first) gets none. The
- * invoices' numbers are reserved in one counter write, after every lock.
+ * invoices' numbers are reserved in one counter write, after every lock. Yields
+ * each invoice as it is made, so a batch sends it while its rows are fresh.
  */
-export async function billJobs(
+export async function* billJobs(
   trx: Kysely<DB>,
   workspaceId: number,
   userId: string | null,
   jobs: readonly BillableJob[],
   opts: BillOptions,
-): Promise<InvoiceDetail[]> {
+): AsyncGenerator<InvoiceDetail> {
   const work = await lockWork(trx, workspaceId, jobs, opts.pick);
-  if (!work.length) return [];
+  if (!work.length) return;
   let number = await reserveNumbers(trx, workspaceId, 'invoices', work.length);
-  const invoices: InvoiceDetail[] = [];
-  for (const w of work) invoices.push(await billLocked(trx, workspaceId, userId, w, opts, number++));
-  return invoices;
+  for (const w of work) yield await billLocked(trx, workspaceId, userId, w, opts, number++);
 }
 
 async function billLocked(trx: Kysely<DB>, workspaceId: number, userId: string | null, { job, visits }: LockedWork, opts: BillOptions, number: number): Promise<InvoiceDetail> {
@@ -220,7 +219,7 @@ export async function billBatch(
   const invoices: InvoiceDetail[] = [];
   const notSent: number[] = [];
   let sent = 0;
-  for (let invoice of await billJobs(trx, workspaceId, userId, jobs, { pick: { through: filters.through }, date, payment_terms: body.payment_terms })) {
+  for await (let invoice of billJobs(trx, workspaceId, userId, jobs, { pick: { through: filters.through }, date, payment_terms: body.payment_terms })) {
     if (body.send) {
       const delivered = await sendInvoice(trx, workspaceId, userId, invoice.id, hub);
       if (delivered) {
@@ -257,6 +256,6 @@ export async function billCompletedVisit(
   if (visit.status !== 'completed' || visit.job_id === null) return undefined;
   const [job] = await billableJobs(trx, workspaceId, { through: '9999-12-31', job_ids: [visit.job_id], invoicing: 'per_visit' });
   if (!job) return undefined;
-  const [invoice] = await billJobs(trx, workspaceId, userId, [job], { pick: { ids: [visit.id] }, date: await workspaceToday(trx, workspaceId) });
-  return invoice;
+  for await (const invoice of billJobs(trx, workspaceId, userId, [job], { pick: { ids: [visit.id] }, date: await workspaceToday(trx, workspaceId) })) return invoice;
+  return undefined;
 }
