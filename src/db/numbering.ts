@@ -26,6 +26,21 @@ const nextNumberQuery = prepared({ ws: 'number', kind: 'string' }, (db, p) =>
 );
 
 /**
+ * D13 for a batch: `count` consecutive numbers of `kind` in one counter write, the
+ * first answered. One lock and one row version per batch rather than per document
+ * (F289); the caller uses every number it reserved or rolls back.
+ */
+export async function reserveNumbers(trx: Kysely<DB>, workspaceId: number, kind: NumberKind, count: number): Promise<number> {
+  const row = await trx
+    .insertInto('counters')
+    .values({ workspace_id: workspaceId, kind, value: count })
+    .onConflict((oc) => oc.columns(['workspace_id', 'kind']).doUpdateSet((eb) => ({ value: eb('counters.value', '+', count) })))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value) - count + 1;
+}
+
+/**
  * Counts one more `kind` unless the count has reached `limit`: true when counted.
  * The same counter row as nextNumber, so concurrent callers queue on it and never
  * pass the limit; a refused call leaves the count as it was (SPEC Notifications

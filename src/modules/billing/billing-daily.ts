@@ -4,13 +4,13 @@ import type { DB } from '../../db/schema.ts';
 import { addDays } from '../../domain/recurrence.ts';
 import { type DailyLog, type DailyWorkspace, runDaily } from '../../outbox/schedule.ts';
 import { billableJobs } from './billing.repo.ts';
-import { billJob } from './billing.service.ts';
+import { billJobs } from './billing.service.ts';
 
 // E22 `monthly`: the first daily run of a month makes, per monthly job, one draft
 // invoice for its completed visits not billed yet through the previous month's last
 // day. Once per workspace and month, whatever the number of workers, restarts and
 // CLI runs: the month's claim row (scheduled_runs, keyed by the month's first day)
-// is inserted in the run's transaction, and billJob bills a visit once anyway.
+// is inserted in the run's transaction, and billJobs bills a visit once anyway.
 
 export const BILLING_DAILY_JOB = 'billing_daily';
 const MONTHLY_INVOICES = 'monthly_invoices';
@@ -28,10 +28,7 @@ export async function runBillingDay(trx: Kysely<DB>, workspace: DailyWorkspace, 
   const through = addDays(month, -1);
   const jobs = await billableJobs(trx, workspace.id, { through, invoicing: 'monthly' });
   const made: number[] = [];
-  for (const job of jobs) {
-    const invoice = await billJob(trx, workspace.id, null, job, { pick: { through }, date });
-    if (invoice) made.push(invoice.id);
-  }
+  for await (const invoice of billJobs(trx, workspace.id, null, jobs, { pick: { through }, date })) made.push(invoice.id);
   return made;
 }
 

@@ -167,6 +167,35 @@ export async function lockVisitsToBill(trx: Kysely<DB>, workspaceId: number, job
   return rows.map((r) => ({ id: r.id, job_id: r.job_id as number, date: r.date }));
 }
 
+/**
+ * lockVisitsToBill for many jobs at once (a batch, the monthly run): each job's
+ * completed, unbilled visits through `through`, locked in id order (one order for
+ * every biller), answered per job in date order.
+ */
+export async function lockVisitsOfJobs(trx: Kysely<DB>, workspaceId: number, jobIds: readonly number[], through: string): Promise<Map<number, Visit[]>> {
+  const rows: Visit[] = [];
+  for (let i = 0; i < jobIds.length; i += BULK_ROWS) {
+    const qb = trx
+      .selectFrom('events')
+      .select(['id', 'job_id', 'start_date as date'])
+      .where('workspace_id', '=', workspaceId)
+      .where('job_id', 'in', jobIds.slice(i, i + BULK_ROWS))
+      .where('status', '=', 'completed')
+      .where('invoice_id', 'is', null)
+      .where('start_date', '<=', through)
+      .orderBy('id');
+    for (const r of await locked(trx, qb).execute()) rows.push({ id: r.id, job_id: r.job_id as number, date: r.date });
+  }
+  rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id));
+  const out = new Map<number, Visit[]>();
+  for (const v of rows) {
+    const list = out.get(v.job_id);
+    if (list) list.push(v);
+    else out.set(v.job_id, [v]);
+  }
+  return out;
+}
+
 /** A one-off job still to bill: locked, completed and with no invoice but cancelled ones. */
 export async function lockOneOffToBill(trx: Kysely<DB>, workspaceId: number, jobId: number): Promise<boolean> {
   const job = await locked(

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { now } from '../../db/json.ts';
+import { reserveNumbers } from '../../db/numbering.ts';
 import { checkReferences } from '../../db/references.ts';
 import type { DB } from '../../db/schema.ts';
 import { formatDate } from '../../domain/format.ts';
@@ -18,6 +19,7 @@ import {
   billableJobs,
   countBillableJobs,
   lockOneOffToBill,
+  lockVisitsOfJobs,
   lockVisitsToBill,
   markBilled,
   unbilledVisitsOf,
@@ -25,7 +27,7 @@ import {
 } from './billing.repo.ts';
 import type { BatchBody, BillableWork, BillableWorkQuery } from './billing.schemas.ts';
 
-// EXTENSIONS E22: billing the work done. One function bills one job (billJob): the
+// EXTENSIONS E22: billing the work done. One function bills jobs (billJobs): the
 // visits it bills are locked and then marked in one conditional write in the
 // invoice's own transaction, so two batches, a batch and a completed visit, or two
 // processes bill each visit once: the second finds nothing left and makes nothing.
@@ -99,24 +101,56 @@ export interface BillOptions {
   payment_terms?: BatchBody['payment_terms'];
 }
 
+/** A job and what it has left to bill, locked: its visits (none for a one-off job). */
+interface LockedWork {
+  job: BillableJob;
+  visits: Visit[];
+}
+
 /**
- * Bills one job in the caller's transaction: a `draft` invoice (E1 number, E2 due
- * date, `job_id`, the visits as `event_ids`) for its unbilled visits, or for the
- * one-off job itself; the quote's deposit carried onto it (E23). Answers undefined
- * when nothing is left to bill (another biller came first).
+ * Locks what each job has left to bill, all of it before any invoice number is
+ * taken: every biller (a batch, the monthly run, a completed per_visit visit) locks
+ * visits first and the invoice counter last, so none waits for a visit while holding
+ * the counter another waits for (the deadlock of F289).
  */
-export async function billJob(
+async function lockWork(trx: Kysely<DB>, workspaceId: number, jobs: readonly BillableJob[], pick: BillOptions['pick']): Promise<LockedWork[]> {
+  const recurring = jobs.filter((j) => j.type === 'recurring').map((j) => j.id);
+  const visits =
+    'through' in pick
+      ? await lockVisitsOfJobs(trx, workspaceId, recurring, pick.through)
+      : new Map([[recurring[0], await lockVisitsToBill(trx, workspaceId, recurring[0] ?? 0, pick)]]); // a per_visit visit: one job
+  const out: LockedWork[] = [];
+  for (const job of jobs) {
+    if (job.type === 'recurring') {
+      const own = visits.get(job.id);
+      if (own?.length) out.push({ job, visits: own });
+    } else if (await lockOneOffToBill(trx, workspaceId, job.id)) out.push({ job, visits: [] });
+  }
+  return out;
+}
+
+/**
+ * Bills jobs in the caller's transaction: per job with work left, a `draft` invoice
+ * (E1 number, E2 due date, `job_id`, the visits as `event_ids`) for its unbilled
+ * visits, or for the one-off job itself; the quote's deposit carried onto it (E23).
+ * A job with nothing left to bill (another biller came first) gets none. The
+ * invoices' numbers are reserved in one counter write, after every lock. Yields
+ * each invoice as it is made, so a batch sends it while its rows are fresh.
+ */
+export async function* billJobs(
   trx: Kysely<DB>,
   workspaceId: number,
   userId: string | null,
-  job: BillableJob,
+  jobs: readonly BillableJob[],
   opts: BillOptions,
-): Promise<InvoiceDetail | undefined> {
-  let visits: Visit[] = [];
-  if (job.type === 'recurring') {
-    visits = await lockVisitsToBill(trx, workspaceId, job.id, opts.pick);
-    if (!visits.length) return undefined;
-  } else if (!(await lockOneOffToBill(trx, workspaceId, job.id))) return undefined;
+): AsyncGenerator<InvoiceDetail> {
+  const work = await lockWork(trx, workspaceId, jobs, opts.pick);
+  if (!work.length) return;
+  let number = await reserveNumbers(trx, workspaceId, 'invoices', work.length);
+  for (const w of work) yield await billLocked(trx, workspaceId, userId, w, opts, number++);
+}
+
+async function billLocked(trx: Kysely<DB>, workspaceId: number, userId: string | null, { job, visits }: LockedWork, opts: BillOptions, number: number): Promise<InvoiceDetail> {
   const invoice = await createInvoice(
     trx,
     workspaceId,
@@ -137,7 +171,7 @@ export async function billJob(
       status: 'draft',
       event_ids: visits.map((v) => v.id),
     },
-    { referencesRead: true },
+    { referencesRead: true, number },
   ); // the job's own references and its locked visits: D11 holds already
   if (visits.length) {
     const billed = await markBilled(
@@ -185,9 +219,7 @@ export async function billBatch(
   const invoices: InvoiceDetail[] = [];
   const notSent: number[] = [];
   let sent = 0;
-  for (const job of jobs) {
-    let invoice = await billJob(trx, workspaceId, userId, job, { pick: { through: filters.through }, date, payment_terms: body.payment_terms });
-    if (!invoice) continue;
+  for await (let invoice of billJobs(trx, workspaceId, userId, jobs, { pick: { through: filters.through }, date, payment_terms: body.payment_terms })) {
     if (body.send) {
       const delivered = await sendInvoice(trx, workspaceId, userId, invoice.id, hub);
       if (delivered) {
@@ -213,7 +245,7 @@ async function sendInvoice(trx: Kysely<DB>, workspaceId: number, userId: string 
 
 /**
  * E22 `per_visit`: a visit of such a job that becomes `completed` gets its own draft
- * invoice, in the status change's transaction; once, as billJob bills a visit once.
+ * invoice, in the status change's transaction; once, as billJobs bills a visit once.
  */
 export async function billCompletedVisit(
   trx: Kysely<DB>,
@@ -224,5 +256,6 @@ export async function billCompletedVisit(
   if (visit.status !== 'completed' || visit.job_id === null) return undefined;
   const [job] = await billableJobs(trx, workspaceId, { through: '9999-12-31', job_ids: [visit.job_id], invoicing: 'per_visit' });
   if (!job) return undefined;
-  return billJob(trx, workspaceId, userId, job, { pick: { ids: [visit.id] }, date: await workspaceToday(trx, workspaceId) });
+  for await (const invoice of billJobs(trx, workspaceId, userId, [job], { pick: { ids: [visit.id] }, date: await workspaceToday(trx, workspaceId) })) return invoice;
+  return undefined;
 }

@@ -374,6 +374,51 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     await billEverything();
   });
 
+  test('per_visit completions while a batch runs: no deadlock, each visit billed once', async () => {
+    // A visit completed again (an offline replay's PUT) on a per_visit job while a
+    // batch bills: the completion locks the visit and wants the invoice counter; the
+    // batch must not hold the counter while it waits for that visit (F289).
+    await billEverything();
+    const at = new Date().toISOString();
+    const seed = async (last: string, n: number, invoicing: string, visits: number) => {
+      const contacts = await t.db
+        .insertInto('contacts')
+        .values(Array.from({ length: n }, (_, i) => ({ workspace_id: ws.workspace.id, first_name: 'Pat', last_name: `${last}${i}`, type: 'client', created_at: at, updated_at: at })) as never)
+        .returning('id')
+        .execute();
+      const jobs = await t.db
+        .insertInto('jobs')
+        .values(
+          contacts.map((c, i) => ({ workspace_id: ws.workspace.id, number: 900_000 + i + (invoicing === 'per_visit' ? 1000 : 0), name: `Seeded ${i}`, contact_id: c.id, type: 'recurring', status: 'in_progress', invoicing, line_items: JSON.stringify([{ id: crypto.randomUUID(), _type: 'lineItem', name: 'Mowing', quantity: 1, unitPrice: 10, taxable: true, optional: false }]), discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0, expenses: '[]', created_at: at, updated_at: at })) as never,
+        )
+        .returning('id')
+        .execute();
+      return t.db
+        .insertInto('events')
+        .values(jobs.flatMap((j) => Array.from({ length: visits }, (_, k) => ({ workspace_id: ws.workspace.id, job_id: j.id, name: 'Lawn', type: 'appointment', status: 'completed', start_date: addDays(today, -7 * (k + 1)), end_date: addDays(today, -7 * (k + 1)), all_day: 1, multi_day: 0, created_at: at, updated_at: at }))) as never)
+        .returning('id')
+        .execute();
+    };
+    const filler = await seed('Aaa', 150, 'manual', 2); // billed first: the batch is under way when it reaches the rest
+    const perVisit = (await seed('Zzz', 20, 'per_visit', 1)).map((r) => r.id);
+    const batch = api.post('/api/v1/invoices/batch', {});
+    const completions = [];
+    for (const id of perVisit) completions.push((await api.put(`/api/v1/events/${id}/status`, { status: 'completed' })).status);
+    const done = await batch;
+    assert.equal(done.status, 201, JSON.stringify(done.body).slice(0, 300));
+    assert.deepEqual(completions, perVisit.map(() => 200));
+    const visits = await t.db.selectFrom('events').select(['id', 'invoice_id']).where('id', 'in', [...filler.map((r) => r.id), ...perVisit]).execute();
+    assert.ok(visits.every((v) => v.invoice_id !== null), 'every visit billed');
+    const invoices = await t.db.selectFrom('invoices').select(['event_ids']).where('workspace_id', '=', ws.workspace.id).where('event_ids', 'is not', null).execute();
+    const named = invoices.flatMap((i) => JSON.parse(String(i.event_ids)) as number[]).filter((id) => perVisit.includes(id));
+    assert.equal(named.length, perVisit.length, 'each per_visit visit on one invoice');
+    // E1 with the batch's numbers reserved at once: consecutive, and none taken twice.
+    const numbers = (done.body.data as { number: number }[]).map((i) => i.number);
+    assert.deepEqual(numbers, numbers.map((_, i) => (numbers[0] as number) + i));
+    const all = await t.db.selectFrom('invoices').select('number').where('workspace_id', '=', ws.workspace.id).execute();
+    assert.equal(new Set(all.map((r) => r.number)).size, all.length);
+  });
+
   test('monthly: the first daily run of a month bills each monthly job through the last month, once; the CLI lists them', async () => {
     const c = await contact('Monthly');
     const job = await recurringJob(c, { weeksAgo: 10, complete: 10, invoicing: 'monthly' });

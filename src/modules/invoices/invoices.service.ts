@@ -95,14 +95,17 @@ export async function createInvoice(
   workspaceId: number,
   userId: string | null,
   body: InvoiceCreate,
-  /** E22: the caller read every referenced id from the workspace's own rows in this transaction. */
-  { referencesRead = false } = {},
+  /**
+   * E22: `referencesRead`: the caller read every referenced id from the workspace's own
+   * rows in this transaction; `number`: one it reserved (reserveNumbers) for this invoice.
+   */
+  { referencesRead = false, number: reserved }: { referencesRead?: boolean; number?: number } = {},
 ): Promise<InvoiceDetail> {
   await checkCustomFields(trx, workspaceId, 'invoice', body.custom_fields, { create: true }); // D23, on every create path
   if (!referencesRead) await checkReferences(trx, workspaceId, refsOf(body));
   const pricing = await resolvePricing(trx, workspaceId, null, body);
   const due = await dueDateOf(trx, workspaceId, body, null);
-  const number = await nextNumber(trx, workspaceId, 'invoices'); // E1
+  const number = reserved ?? (await nextNumber(trx, workspaceId, 'invoices')); // E1
   const at = now();
   const invoice = await insertInvoice(trx, {
     ...invoiceCodec.encode({ payment_terms: 'due_on_receipt', status: 'draft', type: 'one-off', event_ids: [], ...omitPricing(body), ...pricing, ...due }),
