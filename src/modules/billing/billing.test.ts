@@ -383,19 +383,19 @@ describe('billing the work done (E22) and deposits (E23)', () => {
     const seed = async (last: string, n: number, invoicing: string, visits: number) => {
       const contacts = await t.db
         .insertInto('contacts')
-        .values(Array.from({ length: n }, (_, i) => ({ workspace_id: ws.workspace.id, first_name: 'Pat', last_name: `${last}${i}`, type: 'client', created_at: at, updated_at: at })) as never)
+        .values(Array.from({ length: n }, (_, i) => ({ workspace_id: ws.workspace.id, first_name: 'Pat', last_name: `${last}${i}`, type: 'client', created_at: at, updated_at: at })))
         .returning('id')
         .execute();
       const jobs = await t.db
         .insertInto('jobs')
         .values(
-          contacts.map((c, i) => ({ workspace_id: ws.workspace.id, number: 900_000 + i + (invoicing === 'per_visit' ? 1000 : 0), name: `Seeded ${i}`, contact_id: c.id, type: 'recurring', status: 'in_progress', invoicing, line_items: JSON.stringify([{ id: crypto.randomUUID(), _type: 'lineItem', name: 'Mowing', quantity: 1, unitPrice: 10, taxable: true, optional: false }]), discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0, expenses: '[]', created_at: at, updated_at: at })) as never,
+          contacts.map((c, i) => ({ workspace_id: ws.workspace.id, number: 900_000 + i + (invoicing === 'per_visit' ? 1000 : 0), name: `Seeded ${i}`, contact_id: c.id, type: 'recurring', status: 'in_progress', invoicing, line_items: JSON.stringify([{ id: crypto.randomUUID(), _type: 'lineItem', name: 'Mowing', quantity: 1, unitPrice: 10, taxable: true, optional: false }]), discount: 0, discount_unit: '%', deposit: 0, deposit_unit: '%', tax_rate: 0, total: 0, expenses: '[]', created_at: at, updated_at: at })),
         )
         .returning('id')
         .execute();
       return t.db
         .insertInto('events')
-        .values(jobs.flatMap((j) => Array.from({ length: visits }, (_, k) => ({ workspace_id: ws.workspace.id, job_id: j.id, name: 'Lawn', type: 'appointment', status: 'completed', start_date: addDays(today, -7 * (k + 1)), end_date: addDays(today, -7 * (k + 1)), all_day: 1, multi_day: 0, created_at: at, updated_at: at }))) as never)
+        .values(jobs.flatMap((j) => Array.from({ length: visits }, (_, k) => ({ workspace_id: ws.workspace.id, job_id: j.id, name: 'Lawn', type: 'appointment', status: 'completed', start_date: addDays(today, -7 * (k + 1)), end_date: addDays(today, -7 * (k + 1)), all_day: 1, multi_day: 0, created_at: at, updated_at: at }))))
         .returning('id')
         .execute();
     };
