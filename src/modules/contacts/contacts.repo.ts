@@ -104,6 +104,13 @@ export async function insertContact(db: Kysely<DB>, values: Insertable<ContactsT
   return row!;
 }
 
+/** Many contacts in one INSERT (E28's batches), their rows in the order given: ids are assigned in VALUES order. */
+export async function insertContacts(db: Kysely<DB>, values: Insertable<ContactsTable>[]): Promise<ContactRow[]> {
+  if (!values.length) return [];
+  const rows = await db.insertInto('contacts').values(values).returning(COLUMNS).execute();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
 export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<ContactsTable>) {
   const r = await db.updateTable('contacts').set(values).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
