@@ -10,7 +10,7 @@ import { emit, emitMany } from '../../outbox/emit.ts';
 import { validateCustomFields } from '../custom-fields/custom-fields.service.ts';
 import { createLinkedProperties, createLinkedProperty } from '../properties/properties.service.ts';
 import { deleteWithAttachments } from '../uploads/attachments.ts';
-import { contactCodec, contactDetailOf, deleteContact, findContactDetail, insertContact, insertContacts, listContacts, loadContactWrite, updateContact } from './contacts.repo.ts';
+import { contactCodec, contactDetailOf, deleteContact, findContactDetail, findContactDetails, insertContact, insertContacts, listContacts, loadContactWrite, updateContact } from './contacts.repo.ts';
 import type { Contact, ContactCreate, ContactDetail, ContactQuery, ContactUpdate } from './contacts.schemas.ts';
 
 /** The single GET shape: `owner` and `created_by` expanded, in one statement. */
@@ -85,6 +85,24 @@ export async function updateContactIn(trx: Kysely<DB>, workspaceId: number, id: 
   const contact = await getContactDetail(trx, workspaceId, id);
   await emit(trx, workspaceId, 'contact_updated', 'contacts', contact); // E14
   return contact;
+}
+
+/**
+ * `updateContactIn` for many rows in the caller's transaction (E28's batches, F310): the
+ * same checks, one UPDATE per row (their columns differ), then one read of the results
+ * and one INSERT of their `contact_updated` events, in the order given.
+ */
+export async function updateContactsIn(trx: Kysely<DB>, workspaceId: number, items: { id: number; body: ContactUpdate }[]): Promise<void> {
+  for (const { id, body } of items) {
+    if (body.owner_id || body.custom_fields !== undefined) {
+      const { owner, defs } = await loadContactWrite(trx, workspaceId, body.owner_id, null, body.custom_fields !== undefined);
+      if (body.owner_id && !owner) throw invalidField(['owner_id'], `user ${body.owner_id} is not a member of this workspace`); // D11
+      validateCustomFields(defs, body.custom_fields, { create: false }); // D23
+    }
+    if (!(await updateContact(trx, workspaceId, id, { ...contactCodec.encode(body), updated_at: now() }))) throw notFound('Contact');
+  }
+  const found = await findContactDetails(trx, workspaceId, [...new Set(items.map((i) => i.id))]);
+  await emitMany(trx, workspaceId, 'contact_updated', 'contacts', items.map((i) => found.get(i.id)!)); // E14
 }
 
 export function contactsService({ db }: AppContext): CrudService<ContactQuery, ContactCreate, ContactUpdate, Contact, ContactDetail> {

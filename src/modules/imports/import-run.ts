@@ -6,8 +6,8 @@ import { messageOf } from '../../kernel/errors.ts';
 import type { TaskQueue, WorkerLog } from '../../outbox/worker.ts';
 import { PRIVATE_BUCKET, type Storage } from '../../storage/storage.ts';
 import type { ContactCreate } from '../contacts/contacts.schemas.ts';
-import { createContacts, updateContactIn } from '../contacts/contacts.service.ts';
-import { createLinkedProperty } from '../properties/properties.service.ts';
+import { createContacts, updateContactsIn } from '../contacts/contacts.service.ts';
+import { createLinkedProperties } from '../properties/properties.service.ts';
 import type { ServiceCreate } from '../services/services.schemas.ts';
 import { createServiceIn, updateServiceIn } from '../services/services.service.ts';
 import { type CsvRow, csvRows, sniffCsv } from './csv-source.ts';
@@ -80,16 +80,18 @@ function clientWriter(job: ImportRow, dryRun: boolean, madeInDryRun: Set<string>
         made[i].id = c.id;
       });
       tally.created += creates.length;
-      for (const { target, body } of updates) {
-        // F301: the same email updates the client; its first property is added only if it has none.
-        const { property, ...fields } = body;
-        await updateContactIn(trx, job.workspace_id, target.id, fields);
+      // F301: the same email updates the client; its first property is added only if it has none.
+      const properties: { contactId: number; body: NonNullable<ContactCreate['property']> }[] = [];
+      const changes = updates.map(({ target, body: { property, ...fields } }) => {
         if (property && !target.hasProperty) {
-          await createLinkedProperty(trx, job.workspace_id, target.id, property);
+          properties.push({ contactId: target.id, body: property });
           target.hasProperty = true;
         }
-        tally.updated++;
-      }
+        return { id: target.id, body: fields };
+      });
+      await updateContactsIn(trx, job.workspace_id, changes);
+      await createLinkedProperties(trx, job.workspace_id, properties);
+      tally.updated += updates.length;
     },
   };
 }
