@@ -163,4 +163,48 @@ describe('imports', () => {
     const other = await seedWorkspace(t.db);
     assert.equal((await client(t.app, other.token).get(`/api/v1/imports/${mine.id}`)).status, 404);
   });
+
+  test('rows are written a batch at a time, not a row at a time; two rows with one email make one client, updated by the second', async () => {
+    const lines = ['first_name,last_name,email,street,city'];
+    for (let i = 0; i < 300; i++) lines.push(`Bulk${i},Row,bulk${i}@example.test,${i} Pine St,Ogdenville`);
+    lines[280] = 'Bad,Row,not-an-email,,'; // line 281 of the file, in the second batch
+    lines.push('Dup,First,dup@example.test,,', 'Dup,Second,DUP@example.test,9 Birch Rd,Ogdenville', 'Dup,Third,dup@example.test,10 Other Rd,Ogdenville');
+    const events = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .selectFrom('outbox')
+            .select(['event', (eb) => eb.fn.countAll<number>().as('n')])
+            .where('workspace_id', '=', ws.workspace.id)
+            .groupBy('event')
+            .execute()
+        ).map((r) => [r.event, Number(r.n)]),
+      );
+    const before = await events();
+    t.queries.length = 0;
+    const result = await imported(Buffer.from(lines.join('\r\n')), { kind: 'clients' });
+    assert.deepEqual([result.rows, result.created, result.updated, result.skipped], [303, 300, 2, 1]);
+    assert.deepEqual(result.errors, [{ row: 281, field: 'email', message: 'must match format "email"' }]);
+    // Batch one (250 new clients): contacts, properties, links, events. Batch two: the same
+    // four, an UPDATE per updated row, one INSERT of their events, and the duplicate's first
+    // property and link (the worker also marks events dispatched: not counted).
+    const writes = t.queries.filter((q) => /^(insert into "(contacts|properties|contact_properties|outbox)"|update "(contacts|properties)")/.test(q));
+    assert.equal(writes.length, 4 + 4 + 2 + 1 + 2, writes.map((q) => q.slice(0, 40)).join('\n'));
+    const after = await events();
+    assert.equal((after.new_contact ?? 0) - (before.new_contact ?? 0), 300);
+    assert.equal((after.contact_updated ?? 0) - (before.contact_updated ?? 0), 2);
+    const dups = (await contacts()).filter((c) => c.email?.toLowerCase() === 'dup@example.test');
+    assert.deepEqual(
+      dups.map((c) => [c.first_name, c.last_name]),
+      [['Dup', 'Third']],
+    );
+    const props = (await api.get(`/api/v1/contacts/${dups[0].id}/properties`)).body.data;
+    assert.deepEqual(
+      props.map((p: { address: { street: string } }) => p.address.street),
+      ['9 Birch Rd'],
+      'the first property only',
+    );
+    const bulk = (await contacts()).find((c) => c.email === 'bulk299@example.test')!;
+    assert.equal((await api.get(`/api/v1/contacts/${bulk.id}/properties`)).body.data[0].address.street, '299 Pine St');
+  });
 });

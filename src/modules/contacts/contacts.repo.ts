@@ -55,22 +55,32 @@ export function contactDetailOf(row: ContactRow, owner: UserRef | null, createdB
 const USER_COLUMNS = new Set(['o_id', 'o_first', 'o_last', 'b_id', 'b_first', 'b_last']);
 
 // The hottest read of the API: one prepared statement, the two users joined.
-const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) =>
-  db
+const detailById = prepared({ ws: 'number', id: 'number' }, (db, p) => detailQuery(db).where('c.workspace_id', '=', p.ws).where('c.id', '=', p.id));
+
+function detailQuery(db: Kysely<DB>) {
+  return db
     .selectFrom('contacts as c')
     .leftJoin('users as o', (j) => j.onRef('o.workspace_id', '=', 'c.workspace_id').onRef('o.user_id', '=', 'c.owner_id'))
     .leftJoin('users as b', (j) => j.onRef('b.workspace_id', '=', 'c.workspace_id').onRef('b.user_id', '=', 'c.created_by'))
     .select(COLUMNS.map((col) => `c.${col}` as const))
-    .select(['o.user_id as o_id', 'o.first_name as o_first', 'o.last_name as o_last', 'b.user_id as b_id', 'b.first_name as b_first', 'b.last_name as b_last'])
-    .where('c.workspace_id', '=', p.ws)
-    .where('c.id', '=', p.id),
-);
+    .select(['o.user_id as o_id', 'o.first_name as o_first', 'o.last_name as o_last', 'b.user_id as b_id', 'b.first_name as b_first', 'b.last_name as b_last']);
+}
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['execute']>>[number];
+const detailOf = (r: DetailRow) =>
+  contactDetailOf(r, ref({ user_id: r.o_id, first_name: r.o_first, last_name: r.o_last }), ref({ user_id: r.b_id, first_name: r.b_first, last_name: r.b_last }), USER_COLUMNS);
 
 /** A contact with `owner` and `created_by` expanded, in one statement; undefined when absent. */
 export async function findContactDetail(db: Kysely<DB>, workspaceId: number, id: number): Promise<ContactDetail | undefined> {
   const [r] = await detailById(db, { ws: workspaceId, id });
-  if (!r) return undefined;
-  return contactDetailOf(r, ref({ user_id: r.o_id, first_name: r.o_first, last_name: r.o_last }), ref({ user_id: r.b_id, first_name: r.b_first, last_name: r.b_last }), USER_COLUMNS);
+  return r && detailOf(r);
+}
+
+/** `findContactDetail` for many ids in one statement (E28's batches): by id. */
+export async function findContactDetails(db: Kysely<DB>, workspaceId: number, ids: number[]): Promise<Map<number, ContactDetail>> {
+  if (!ids.length) return new Map();
+  const rows = await detailQuery(db).where('c.workspace_id', '=', workspaceId).where('c.id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, detailOf(r)]));
 }
 
 /**
@@ -102,6 +112,13 @@ const insertContactQuery = shapedQuery((db, values: Insertable<ContactsTable>) =
 export async function insertContact(db: Kysely<DB>, values: Insertable<ContactsTable>): Promise<ContactRow> {
   const [row] = await insertContactQuery(db, values);
   return row!;
+}
+
+/** Many contacts in one INSERT (E28's batches), their rows in the order given: ids are assigned in VALUES order. */
+export async function insertContacts(db: Kysely<DB>, values: Insertable<ContactsTable>[]): Promise<ContactRow[]> {
+  if (!values.length) return [];
+  const rows = await db.insertInto('contacts').values(values).returning(COLUMNS).execute();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 export async function updateContact(db: Kysely<DB>, workspaceId: number, id: number, values: Updateable<ContactsTable>) {

@@ -6,8 +6,8 @@ import { messageOf } from '../../kernel/errors.ts';
 import type { TaskQueue, WorkerLog } from '../../outbox/worker.ts';
 import { PRIVATE_BUCKET, type Storage } from '../../storage/storage.ts';
 import type { ContactCreate } from '../contacts/contacts.schemas.ts';
-import { createContact, updateContactIn } from '../contacts/contacts.service.ts';
-import { createLinkedProperty } from '../properties/properties.service.ts';
+import { createContacts, updateContactsIn } from '../contacts/contacts.service.ts';
+import { createLinkedProperties } from '../properties/properties.service.ts';
 import type { ServiceCreate } from '../services/services.schemas.ts';
 import { createServiceIn, updateServiceIn } from '../services/services.service.ts';
 import { type CsvRow, csvRows, sniffCsv } from './csv-source.ts';
@@ -47,32 +47,51 @@ function clientWriter(job: ImportRow, dryRun: boolean, madeInDryRun: Set<string>
     async apply(trx, rows, tally) {
       const emailOf = (b: Record<string, unknown>) => (typeof b.email === 'string' ? b.email.toLowerCase() : '');
       const existing = await contactsByEmail(trx, job.workspace_id, [...new Set(rows.map((r) => emailOf(r.body)).filter(Boolean))]);
-      for (const { body } of rows) {
-        const email = emailOf(body);
-        const match = email ? existing.get(email) : undefined;
-        if (dryRun) {
-          if (match || (email && madeInDryRun.has(email))) tally.updated++;
+      if (dryRun) {
+        for (const { body } of rows) {
+          const email = emailOf(body);
+          if (email && (existing.has(email) || madeInDryRun.has(email))) tally.updated++;
           else {
             tally.created++;
             if (email) madeInDryRun.add(email);
           }
-          continue;
         }
-        const { property, ...fields } = body as ContactCreate;
-        if (match) {
-          // F301: the same email updates the client; its first property is added only if it has none.
-          await updateContactIn(trx, job.workspace_id, match.id, fields);
-          if (property && !match.hasProperty) {
-            await createLinkedProperty(trx, job.workspace_id, match.id, property);
-            match.hasProperty = true;
-          }
-          tally.updated++;
-        } else {
-          const contact = await createContact(trx, job.workspace_id, job.created_by, body as ContactCreate);
-          if (email) existing.set(email, { id: contact.id, hasProperty: Boolean(property) });
-          tally.created++;
+        return;
+      }
+      // F310: rows are sorted in memory into new clients (one bulk create) and updates of
+      // clients that exist or that an earlier row of this batch makes (applied after, in row order).
+      type Target = { id: number; hasProperty: boolean };
+      const creates: ContactCreate[] = [];
+      const made: Target[] = [];
+      const updates: { target: Target; body: ContactCreate }[] = [];
+      for (const { body } of rows) {
+        const email = emailOf(body);
+        const match = email ? existing.get(email) : undefined;
+        if (match) updates.push({ target: match, body: body as ContactCreate });
+        else {
+          const target = { id: 0, hasProperty: Boolean(body.property) };
+          creates.push(body as ContactCreate);
+          made.push(target);
+          if (email) existing.set(email, target);
         }
       }
+      const contacts = await createContacts(trx, job.workspace_id, job.created_by, creates);
+      contacts.forEach((c, i) => {
+        made[i].id = c.id;
+      });
+      tally.created += creates.length;
+      // F301: the same email updates the client; its first property is added only if it has none.
+      const properties: { contactId: number; body: NonNullable<ContactCreate['property']> }[] = [];
+      const changes = updates.map(({ target, body: { property, ...fields } }) => {
+        if (property && !target.hasProperty) {
+          properties.push({ contactId: target.id, body: property });
+          target.hasProperty = true;
+        }
+        return { id: target.id, body: fields };
+      });
+      await updateContactsIn(trx, job.workspace_id, changes);
+      await createLinkedProperties(trx, job.workspace_id, properties);
+      tally.updated += updates.length;
     },
   };
 }

@@ -133,6 +133,17 @@ export async function insertProperty(db: Kysely<DB>, workspaceId: number, values
   return r.id;
 }
 
+/** Many properties in one INSERT, their ids in the order given (ids are assigned in VALUES order). */
+export async function insertProperties(db: Kysely<DB>, workspaceId: number, values: Omit<PropertiesTable, 'id' | 'workspace_id'>[]): Promise<number[]> {
+  if (!values.length) return [];
+  const rows = await db.insertInto('properties').values(values.map((v) => ({ ...v, workspace_id: workspaceId }))).returning('id').execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+export async function insertLinks(db: Kysely<DB>, workspaceId: number, links: { contact_id: number; property_id: number; role: string; created_at: string }[]) {
+  if (links.length) await db.insertInto('contact_properties').values(links.map((l) => ({ ...l, workspace_id: workspaceId }))).execute();
+}
+
 export async function insertLink(db: Kysely<DB>, workspaceId: number, link: { contact_id: number; property_id: number; role: string; created_at: string }) {
   await db.insertInto('contact_properties').values({ ...link, workspace_id: workspaceId }).execute();
 }

@@ -13,6 +13,8 @@ import {
   deleteLink,
   findContactProperty,
   insertLink,
+  insertLinks,
+  insertProperties,
   insertProperty,
   linkExists,
   listContactProperties,
@@ -76,27 +78,30 @@ async function linkedOrThrow(db: Kysely<DB>, workspaceId: number, contactId: num
   return property;
 }
 
+type LinkedPropertyBody = Pick<PropertyCreate, 'access_notes' | 'property_type' | 'role'> & { address: AddressInput };
+
+/** A new property's columns: absent address parts blank, the default type, blank notes none. */
+function newPropertyColumns(body: LinkedPropertyBody, at: string) {
+  const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
+  return { ...address, property_type: body.property_type ?? 'single-family', access_notes: accessNotes(body.access_notes) ?? null, created_at: at, updated_at: at };
+}
+
 /**
  * A new property linked to an existing contact, inside the caller's transaction: the
  * properties API, and a client created with its first property (F300: contacts, imports).
  */
-export async function createLinkedProperty(
-  trx: Kysely<DB>,
-  workspaceId: number,
-  contactId: number,
-  body: Pick<PropertyCreate, 'access_notes' | 'property_type' | 'role'> & { address: AddressInput },
-): Promise<ContactProperty> {
+export async function createLinkedProperty(trx: Kysely<DB>, workspaceId: number, contactId: number, body: LinkedPropertyBody): Promise<ContactProperty> {
   const at = now();
-  const address = { street: '', street_2: '', city: '', state: '', postal_code: '', country: '', ...addressColumns(body.address) };
-  const propertyId = await insertProperty(trx, workspaceId, {
-    ...address,
-    property_type: body.property_type ?? 'single-family',
-    access_notes: accessNotes(body.access_notes) ?? null,
-    created_at: at,
-    updated_at: at,
-  });
+  const propertyId = await insertProperty(trx, workspaceId, newPropertyColumns(body, at));
   await insertLink(trx, workspaceId, { contact_id: contactId, property_id: propertyId, role: body.role ?? 'owner', created_at: at });
   return linkedOrThrow(trx, workspaceId, contactId, propertyId);
+}
+
+/** `createLinkedProperty` for many contacts (E28's batches): two statements, nothing read back (F310). */
+export async function createLinkedProperties(trx: Kysely<DB>, workspaceId: number, items: { contactId: number; body: LinkedPropertyBody }[]): Promise<void> {
+  const at = now();
+  const ids = await insertProperties(trx, workspaceId, items.map((i) => newPropertyColumns(i.body, at)));
+  await insertLinks(trx, workspaceId, items.map((i, n) => ({ contact_id: i.contactId, property_id: ids[n], role: i.body.role ?? 'owner', created_at: at })));
 }
 
 export function propertiesService({ db }: AppContext): PropertiesService {
