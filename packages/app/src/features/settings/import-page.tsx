@@ -39,7 +39,7 @@ export default function ImportPage() {
 
   const start = useApiAction({
     run: async (dryRun: boolean, { idempotencyKey }) => {
-      if (!file) throw new Error('Choose a CSV file first.');
+      if (!file) return undefined; // the buttons wait for a file
       // Every column's choice is sent, so what is imported is what the table shows (A203).
       const sent = Object.fromEntries(header.map((h, i) => [h, mapping[i] === SKIP ? null : mapping[i]]));
       return unwrap(
@@ -57,7 +57,7 @@ export default function ImportPage() {
         }),
       );
     },
-    onSuccess: (started) => setImportId(started.data.id),
+    onSuccess: (started) => started && setImportId(started.data.id),
   });
 
   const current = useQuery({
@@ -89,8 +89,8 @@ export default function ImportPage() {
   };
 
   const failure = start.error instanceof ApiFailure ? start.error.fieldErrors() : {};
-  const fileError = failure.file ?? (!file && start.error && !(start.error instanceof ApiFailure) ? start.error.message : undefined);
-  const otherError = start.error && !failure.file && !failure.mapping ? (start.error instanceof ApiFailure ? start.error.explained() : start.error.message) : null;
+  const fileError = failure.file;
+  const otherError = start.error && !failure.file && !failure.mapping ? (start.error instanceof ApiFailure ? start.error.explained() : 'Could not reach the server. Try again.') : null;
   const running = start.pending || (shown !== undefined && !finished(shown));
   const options = [{ value: SKIP, label: 'Skip' }, ...IMPORT_FIELDS[kind].map((f) => ({ value: f, label: fieldName(f) }))];
 
