@@ -18,6 +18,7 @@ import { mintSetupLink } from '../../../src/modules/accounts/accounts.service.ts
 import { createKey } from '../../../src/modules/keys/keys.service.ts';
 import { addUser, type Role } from '../../../src/modules/users/users.service.ts';
 import { createWorkspace } from '../../../src/modules/workspace/workspace.service.ts';
+import { backgroundTasks } from '../../../src/modules/background.ts';
 import { Worker } from '../../../src/outbox/worker.ts';
 import { testDatabase } from '../../../test/helpers.ts';
 import { type SmtpBehaviour, type SmtpReceiver, startSmtpReceiver } from '../../../test/smtp-receiver.ts';
@@ -83,7 +84,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startHarness(opts: { env?: Record<string, string>; mail?: boolean; smtp?: SmtpBehaviour } = {}): Promise<Harness> {
+export async function startHarness(opts: { env?: Record<string, string>; mail?: boolean; smtp?: SmtpBehaviour; worker?: boolean } = {}): Promise<Harness> {
   const { database, drop } = await testDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -95,7 +96,8 @@ export async function startHarness(opts: { env?: Record<string, string>; mail?: 
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   const db = database.db;
-  const worker = smtp ? new Worker({ db, dialect: database.dialect, config, pollMs: 20 }) : null;
+  // The worker runs with `mail` (it delivers) or `worker` (imports and exports, E28/E29).
+  const worker = smtp || opts.worker ? new Worker({ db, dialect: database.dialect, config, pollMs: 20, tasks: backgroundTasks(db, config) }) : null;
   worker?.start();
 
   async function setUp(workspaceId: number, userId: string, email: string, firstName: string, lastName: string): Promise<void> {

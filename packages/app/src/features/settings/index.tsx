@@ -12,6 +12,8 @@ import KeysPage from './keys-page.tsx';
 import MessagesPage from './messages-page.tsx';
 import NotificationsPage from './notifications-page.tsx';
 import CustomFieldsPage from './custom-fields-page.tsx';
+import ExportPage from './export-page.tsx';
+import ImportPage from './import-page.tsx';
 import PriceBookPage from './price-book-page.tsx';
 import QuoteTemplatesPage from './quote-templates-page.tsx';
 import TaxRatesPage from './tax-rates-page.tsx';
@@ -30,6 +32,8 @@ const AREAS = [
   { to: 'custom-fields', label: 'Custom fields', about: 'Extra fields on clients, requests, quotes, jobs and invoices.' },
   { to: 'tax-rates', label: 'Tax rates', about: 'The tax rates quotes and invoices pick from.' },
   { to: 'messages', label: 'Messages', about: 'The customer emails and SMS sent, with their status.' },
+  { to: 'import', label: 'Import', about: 'Clients or price book services from a spreadsheet (CSV).' },
+  { to: 'export', label: 'Export', about: 'Everything in the workspace as one ZIP file.' },
 ] as const;
 
 function SettingsNav() {
@@ -92,6 +96,8 @@ export default function SettingsRoutes() {
         <Route path="price-book" element={<PriceBookPage />} />
         <Route path="quote-templates" element={<QuoteTemplatesPage />} />
         <Route path="custom-fields" element={<CustomFieldsPage />} />
+        <Route path="import" element={<ImportPage />} />
+        <Route path="export" element={<ExportPage />} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>
