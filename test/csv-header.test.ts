@@ -9,6 +9,10 @@ test('the header row: separator by the first line, quotes, doubled quotes, line 
   assert.deepEqual(csvHeader('\uFEFFName;Unit price;"Notes, long"\r\nMow;12,50;x\r\n'), ['Name', 'Unit price', 'Notes, long']);
   assert.deepEqual(csvHeader('"Say ""hi""","Two\nlines", Padded \nrow'), ['Say "hi"', 'Two\nlines', 'Padded']);
   assert.deepEqual(csvHeader('Only'), ['Only']);
+  // Only the first 64 KB is read: a later row cut off mid-quote, or of another width, does not matter.
+  assert.deepEqual(csvHeader('a,b\n"cut off, mid'), ['a', 'b']);
+  assert.deepEqual(csvHeader('a,b\nw,x,y,z\n'), ['a', 'b']);
+  assert.deepEqual(csvHeader(''), []);
 });
 
 test('a file is read as UTF-8, else as Windows-1252 (as the API reads it)', async () => {
