@@ -18,4 +18,7 @@ if (root)
     </StrictMode>,
   );
 
-void registerServiceWorker();
+// After the page has loaded: the worker's precache downloads every chunk, which must not
+// compete with the first load's own requests.
+if (document.readyState === 'complete') void registerServiceWorker();
+else window.addEventListener('load', () => void registerServiceWorker(), { once: true });

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { ComboSelect } from '../components/combo-select.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { isOffice, type Role } from '../lib/session.ts';
+import { SEARCH_BOX } from './search-box.ts';
 
 interface Hit {
   value: string;
@@ -59,7 +60,7 @@ export function HeaderSearch({ role }: { role: Role }) {
     staleTime: 10_000,
   });
   return (
-    <div role="search" style={{ flex: '1 1 auto', maxWidth: 420, minWidth: 0 }}>
+    <div role="search" style={SEARCH_BOX}>
     <ComboSelect
       aria-label="Search"
       placeholder="Search"

@@ -3,15 +3,19 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import './shell.css';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { UnsavedChangesGuard } from '../components/unsaved-changes.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { useMe, useResetSession } from '../lib/session.ts';
 import { navFor } from './navigation.ts';
+
+// The search box's combobox code is not needed for the first paint: fetched after it, its
+// space kept meanwhile (SEARCH_BOX) so the header does not shift.
+const HeaderSearch = lazy(() => import('./search.tsx').then((m) => ({ default: m.HeaderSearch })));
 import { NotificationsButton } from './notifications.tsx';
-import { HeaderSearch } from './search.tsx';
+import { SEARCH_BOX } from './search-box.ts';
 
 export function Shell() {
   const me = useMe();
@@ -35,7 +39,9 @@ export function Shell() {
               Fieldwork
             </Text>
           </Group>
-          <HeaderSearch role={me.user.role} />
+          <Suspense fallback={<div style={SEARCH_BOX} />}>
+            <HeaderSearch role={me.user.role} />
+          </Suspense>
           <Group gap={0} wrap="nowrap">
           <NotificationsButton />
           {/* No focus placeholder: a focusable child without a role inside role="menu" fails axe (aria-required-children); focus goes to the first item. */}
