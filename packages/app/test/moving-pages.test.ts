@@ -127,13 +127,13 @@ describe('Import and Export pages (browser)', { skip: skipBrowser }, () => {
     });
   }
 
-  test('a manager gets the refused page for Import and Export', async () => {
+  test('a manager is told in words that Import and Export are not theirs', async () => {
     const manager = await h.person(ws.id, 'manager');
     const { context, page } = await h.page(1280);
     await h.signIn(page, manager, '/app/sign-in?next=%2Fsettings%2Fimport');
-    await checkPage(page, 'Page not found');
+    await checkPage(page, "You don't have access to settings");
     await page.goto('/app/settings/export');
-    await checkPage(page, 'Page not found');
+    await checkPage(page, "You don't have access to settings");
     await context.close();
   });
 });

@@ -134,7 +134,14 @@ describe('what a new owner tripped over (browser)', { skip: skipBrowser }, () =>
       await page.waitForLoadState('networkidle');
       await listbox.getByRole('option', { name: /Ada Lovelace/ }).waitFor();
       assert.equal(await client.getAttribute('aria-expanded'), 'true');
-      assert.deepEqual(await axeViolations(page), [], `${path}: the Client listbox open`);
+      // A search that lands while axe runs redraws the list (empty for a moment): once settled, none.
+      let violations = await axeViolations(page);
+      for (let tries = 0; violations.length > 0 && tries < 3; tries++) {
+        await page.waitForLoadState('networkidle');
+        await listbox.getByRole('option', { name: /Ada Lovelace/ }).waitFor();
+        violations = await axeViolations(page);
+      }
+      assert.deepEqual(violations, [], `${path}: the Client listbox open`);
       await listbox.getByRole('option', { name: /Ada Lovelace/ }).click();
       assert.equal(await client.getAttribute('aria-expanded'), 'false');
       const property = page.getByRole('combobox', { name: 'Property' });
