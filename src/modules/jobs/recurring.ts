@@ -176,6 +176,7 @@ function visitDetail(v: InsertedVisit, span: SeriesSpan, users: UserNames) {
     assignee_ids: ids,
     occurrence_date: v.occurrence_date,
     detached: Boolean(v.detached),
+    invoice_id: v.invoice_id,
     created_at: v.created_at,
     updated_at: v.updated_at,
     customer_confirmed_at: v.customer_confirmed_at,
