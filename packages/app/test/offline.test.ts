@@ -257,7 +257,8 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await page.getByLabel('Password', { exact: true }).fill(crew.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/app/my-day');
-    await waitFor('the note', async () => (await call<unknown[]>('GET', `/api/v1/comments?module_type=job&module_id=${s.jobId}`)).length > 0, 20_000);
+    // Sent at sign-in, or at the latest by the queue's 20-second round on a busy machine.
+    await waitFor('the note', async () => (await call<unknown[]>('GET', `/api/v1/comments?module_type=job&module_id=${s.jobId}`)).length > 0, 45_000);
     await syncStatus(page).getByText(/Waiting to sync/).waitFor({ state: 'detached' });
     const notes = await call<{ comment: string }[]>('GET', `/api/v1/comments?module_type=job&module_id=${s.jobId}`);
     assert.deepEqual(
