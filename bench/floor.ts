@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Eta } from 'eta';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SQLiteDatabase, SQLiteStatement } from '../src/db/sqlite-driver.ts';
 import { applyPricing, type LineItem, type PricingInput } from '../src/domain/line-items.ts';
 import { documentView } from '../src/domain/document-view.ts';
 import { businessLines, formatDate, formatMoney, workspaceCurrency } from '../src/domain/format.ts';
@@ -44,8 +44,8 @@ async function openStore(dbUrl: string): Promise<Store> {
     // As the app: writes on one connection, reads on a second (WAL), each statement prepared once.
     const writer = open(false);
     const reader = open(true);
-    const cache = (c: BetterSqlite3.Database) => {
-      const m = new Map<string, BetterSqlite3.Statement<unknown[]>>();
+    const cache = (c: SQLiteDatabase) => {
+      const m = new Map<string, SQLiteStatement>();
       return (sql: string) => {
         let s = m.get(sql);
         if (!s) {

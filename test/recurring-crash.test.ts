@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
+import { SQLite } from '../src/db/sqlite-driver.ts';
 import { addDays } from '../src/domain/recurrence.ts';
 import { zonedDate } from '../src/domain/zoned-time.ts';
 import { buildTestApp, client, seedWorkspace, type TestApp } from './helpers.ts';

@@ -1,4 +1,4 @@
-import type SQLite from 'better-sqlite3';
+import type { SQLiteDatabase } from './sqlite-driver.ts';
 import { type Standing, sideThreads, TaskError } from '../kernel/side-threads.ts';
 import { scriptBeside } from '../kernel/threads.ts';
 
@@ -23,7 +23,7 @@ export class Checkpoints {
 
   constructor(
     private readonly file: string,
-    private readonly writer: SQLite.Database,
+    private readonly writer: SQLiteDatabase,
     private readonly idleMs = IDLE_MS,
   ) {}
 

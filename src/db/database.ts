@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import { SQLite } from './sqlite-driver.ts';
+import { SQLite, type SQLiteDatabase } from './sqlite-driver.ts';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type { DB } from './schema.ts';
@@ -182,7 +181,7 @@ function namedStatements(client: object): void {
  * statement is never used twice at once). A statement that writes wakes the
  * checkpoints' task, when there is one.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, checkpoints: Checkpoints | undefined, max = 500): BetterSqlite3.Database {
+function withStatementCache(sqlite: SQLiteDatabase, checkpoints: Checkpoints | undefined, max = 500): SQLiteDatabase {
   const cache = new Map<string, ReturnType<typeof kyselyStatement>>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {

@@ -16,3 +16,9 @@ const major = Number(process.versions.node.split('.')[0]);
 export const SQLite: typeof BetterSqlite3 = require(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
 /** Which package `SQLite` came from. */
 export const sqliteDriver = major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+
+// The types the two packages share, so that no other module names `better-sqlite3`
+// (the lint refuses it: a value import of it would load 12.x on every Node).
+export type SQLiteDatabase = BetterSqlite3.Database;
+export type SQLiteStatement<P extends unknown[] = unknown[]> = BetterSqlite3.Statement<P>;
+export type SQLiteRunResult = BetterSqlite3.RunResult;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type BetterSqlite3 from 'better-sqlite3';
-import { SQLite } from './sqlite-driver.ts';
+import { SQLite, type SQLiteDatabase } from './sqlite-driver.ts';
 import { kyselyStatement, rowReader } from './sqlite-rows.ts';
 
 // F179: SQLite rows read as arrays and made objects by a function compiled per statement
@@ -11,7 +10,7 @@ const open = () => {
   db.exec("create table t (id integer primary key, name text, info text, n real); insert into t values (1, 'a', '{\"x\":1}', 1.5), (2, null, null, null)");
   return db;
 };
-const same = (db: BetterSqlite3.Database, text: string, parameters: unknown[] = []) => {
+const same = (db: SQLiteDatabase, text: string, parameters: unknown[] = []) => {
   const rows = rowReader(db.prepare(text))(parameters);
   const expected = db.prepare(text).all(...parameters);
   assert.deepEqual(rows, expected);

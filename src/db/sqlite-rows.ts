@@ -1,4 +1,4 @@
-import type SQLite from 'better-sqlite3';
+import type { SQLiteRunResult, SQLiteStatement } from './sqlite-driver.ts';
 import { rowObjects } from './row-objects.ts';
 
 export type RowReader = (parameters: readonly unknown[]) => unknown[];
@@ -10,7 +10,7 @@ export type RowReader = (parameters: readonly unknown[]) => unknown[];
  * a fixed shape: a page of 25 contacts read in 65 µs instead of 110, and the
  * objects that decode and serialize the rows are faster to read.
  */
-export function rowReader(stmt: SQLite.Statement): RowReader {
+export function rowReader(stmt: SQLiteStatement): RowReader {
   const build = rowObjects(stmt.columns().map((c) => c.name));
   stmt.raw(true);
   return (parameters) => {
@@ -25,12 +25,12 @@ export function rowReader(stmt: SQLite.Statement): RowReader {
 interface KyselyStatement {
   reader: boolean;
   all(parameters: readonly unknown[]): unknown[];
-  run(parameters: readonly unknown[]): SQLite.RunResult;
+  run(parameters: readonly unknown[]): SQLiteRunResult;
   iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
 }
 
 /** A statement as Kysely's driver uses it, its rows read by rowReader. */
-export function kyselyStatement(stmt: SQLite.Statement): SQLite.Statement | KyselyStatement {
+export function kyselyStatement(stmt: SQLiteStatement): SQLiteStatement | KyselyStatement {
   if (!stmt.reader) return stmt;
   const read = rowReader(stmt);
   const wrapped: KyselyStatement = {
