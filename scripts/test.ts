@@ -22,9 +22,13 @@ if (files.some((f) => f.startsWith('packages/app/test'))) {
   if (built.status !== 0) process.exit(1);
 }
 
+const FILE_TIMEOUT_MS = 15 * 60_000;
+
 function run(label: string, env: Record<string, string>): boolean {
   console.log(`\n=== ${label}: ${files.length} test files ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  // A file that hangs fails, named, after FILE_TIMEOUT_MS, instead of holding the run
+  // until CI's own limit (the slowest file takes a few minutes).
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, '--test-reporter=spec', ...files], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },

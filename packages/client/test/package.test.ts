@@ -3,7 +3,7 @@
 // Node (no tsx) and type-checked by a `tsc --strict` project. Its JavaScript imports
 // nothing from `node:`, so browsers and bundlers load it too.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -19,9 +19,13 @@ const CHROMIUM = '/usr/bin/chromium';
 const pkg = path.resolve(import.meta.dirname, '..');
 const root = path.resolve(pkg, '../..');
 
+// Every step outside this process has a time limit, so a step that hangs fails by its
+// name instead of holding the whole run.
+const STEP_MS = 120_000;
+
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+    execFile(cmd, args, { cwd, env: { ...process.env, ...env }, timeout: STEP_MS, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -38,16 +42,21 @@ describe('@fieldwork/client outside this repository', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 
-    // npm pack runs `prepare` (the build) and packs what `files` names.
+    // npm pack packs what `files` names: dist, which `prepare` built when the repository
+    // was installed. Its scripts are not run again here, so dist is not rebuilt under the
+    // feet of test files running beside this one.
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-consumer-'));
-    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: pkg, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const pack = await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', project], pkg);
+    assert.equal(pack.code, 0, pack.stderr);
+    const packed = pack.stdout.trim().split('\n').pop()!;
     const installed = path.join(project, 'node_modules', '@fieldwork', 'client');
     fs.mkdirSync(installed, { recursive: true });
-    execFileSync('tar', ['-xzf', path.join(project, packed), '-C', installed, '--strip-components=1']);
+    const untar = await run('tar', ['-xzf', path.join(project, packed), '-C', installed, '--strip-components=1'], project);
+    assert.equal(untar.code, 0, untar.stderr);
     // Its one dependency, as npm would install it.
     fs.symlinkSync(path.join(root, 'node_modules', 'openapi-fetch'), path.join(project, 'node_modules', 'openapi-fetch'));
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  });
+  }, { timeout: 3 * STEP_MS });
   after(async () => {
     await t.close();
     fs.rmSync(project, { recursive: true, force: true });
@@ -117,7 +126,7 @@ export async function run(): Promise<string | null | undefined> {
     assert.match(wrong.stdout, /use\.ts\(10,.*error TS2322/);
   });
 
-  test('in a browser (chromium): the package loads as ES modules, writes through the API, reports ignored fields and verifies a signature', { skip: fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, async () => {
+  test('in a browser (chromium): the package loads as ES modules, writes through the API, reports ignored fields and verifies a signature', { skip: fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`, timeout: 3 * STEP_MS }, async () => {
     const secret = 'whsec_browser';
     const now = Math.floor(Date.now() / 1000);
     const body = '{"event":"new_contact"}';
@@ -149,16 +158,20 @@ window.result = { status: made.response.status, ignored, verified };
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    // A browser server, not a plain launch: its process can be killed, so a browser that
+    // stops answering ends with this test instead of keeping the file alive.
+    const browserServer = await chromium.launchServer({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], timeout: STEP_MS });
     try {
+      const browser = await chromium.connect(browserServer.wsEndpoint(), { timeout: STEP_MS });
       const tab = await browser.newPage();
+      tab.setDefaultTimeout(20_000);
       const errors: string[] = [];
       tab.on('pageerror', (e) => errors.push(e.message));
       await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      await tab.waitForFunction(() => 'result' in window, null, { timeout: 20_000 }).catch(() => assert.fail(`no result: ${errors.join('; ')}`));
+      await tab.waitForFunction(() => 'result' in window).catch(() => assert.fail(`no result: ${errors.join('; ')}`));
       assert.deepEqual(await tab.evaluate(() => (window as unknown as { result: unknown }).result), { status: 201, ignored: ['emial'], verified: true });
     } finally {
-      await browser.close();
+      await browserServer.kill();
       server.close();
     }
   });
