@@ -49,16 +49,16 @@ async function settle(trx: Kysely<DB>, workspaceId: number, before: InvoiceDetai
   await emitTransitions(trx, workspaceId, before.status, invoice, { last: [invoiceUpdated(invoice), ...also] });
 }
 
-export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: string | null, invoiceId: number, body: PaymentCreate): Promise<Payment> {
-  const before = await lockedInvoice(trx, workspaceId, invoiceId);
+/**
+ * E3 and E23: what a payment stores from its body, an invoice's or a quote's deposit:
+ * the amount in whole cents (at most 2 decimals, else 400), the method `other` and
+ * the workspace's today unless given.
+ */
+export async function paymentValues(trx: Kysely<DB>, workspaceId: number, userId: string | null, body: PaymentCreate) {
   const cents = toCents(body.amount);
   if (cents === null) throw invalidField(['amount'], 'must have at most 2 decimals');
-  if (before.status === 'draft' || before.status === 'cancelled') throw conflict('Invoice is not open for payment');
-  const paidCents = paidCentsOf(before);
-  if (cents > totalCents(before.total) - paidCents) throw new AppError(400, 'Payment exceeds the invoice balance');
-  const row = await insertPayment(trx, {
+  return {
     workspace_id: workspaceId,
-    invoice_id: invoiceId,
     amount_cents: cents,
     method: body.method ?? 'other',
     paid_on: body.paid_on ?? (await workspaceToday(trx, workspaceId)),
@@ -66,7 +66,17 @@ export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: s
     note: body.note ?? null,
     created_by: userId,
     created_at: now(),
-  });
+  };
+}
+
+export async function addPayment(trx: Kysely<DB>, workspaceId: number, userId: string | null, invoiceId: number, body: PaymentCreate): Promise<Payment> {
+  const before = await lockedInvoice(trx, workspaceId, invoiceId);
+  const values = await paymentValues(trx, workspaceId, userId, body);
+  if (before.status === 'draft' || before.status === 'cancelled') throw conflict('Invoice is not open for payment');
+  const paidCents = paidCentsOf(before);
+  const cents = values.amount_cents;
+  if (cents > totalCents(before.total) - paidCents) throw new AppError(400, 'Payment exceeds the invoice balance');
+  const row = await insertPayment(trx, { ...values, invoice_id: invoiceId });
   const payment = paymentOf(row);
   const received: OutboxEvent = { event: 'payment_received', resource: 'invoices', data: payment, linkPath: `/api/v1/invoices/${invoiceId}/payments` }; // E14
   await settle(trx, workspaceId, before, paidCents + cents, [received]);

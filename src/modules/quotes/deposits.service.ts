@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
-import { now } from '../../db/json.ts';
 import { parseJson } from '../../db/json-helpers.ts';
 import type { DB } from '../../db/schema.ts';
 import { depositCents, type Unit } from '../../domain/line-items.ts';
-import { fromCents, toCents } from '../../domain/money.ts';
-import { AppError, conflict, invalidField, notFound } from '../../kernel/errors.ts';
+import { fromCents } from '../../domain/money.ts';
+import { AppError, conflict, notFound } from '../../kernel/errors.ts';
 import { emit } from '../../outbox/emit.ts';
-import { workspaceToday } from '../invoices/invoices.repo.ts';
 import type { PaymentCreate } from '../invoices/payments.schemas.ts';
+import { paymentValues } from '../invoices/payments.service.ts';
 import { type DepositRow, depositsOf, insertDeposit, lockQuoteForDeposit, setDepositPaid } from './deposits.repo.ts';
 import type { DepositPayment } from './deposits.schemas.ts';
 import { getQuoteDetail, setQuoteStatus } from './quotes.service.ts';
@@ -35,23 +34,13 @@ const TAKES_DEPOSIT = ['awaiting_deposit', 'accepted'];
 export async function addDeposit(trx: Kysely<DB>, workspaceId: number, userId: string | null, quoteId: number, body: PaymentCreate): Promise<DepositPayment> {
   const quote = await lockQuoteForDeposit(trx, workspaceId, quoteId);
   if (!quote) throw notFound('Quote');
-  const cents = toCents(body.amount);
-  if (cents === null) throw invalidField(['amount'], 'must have at most 2 decimals');
+  const values = await paymentValues(trx, workspaceId, userId, body);
   if (!TAKES_DEPOSIT.includes(quote.status)) throw conflict('Quote is not awaiting a deposit');
   const asked = depositCents(quote.total, quote.deposit, quote.deposit_unit as Unit);
   const paid = Number(quote.deposit_paid_cents);
+  const cents = values.amount_cents;
   if (cents > asked - paid) throw new AppError(400, 'Payment exceeds the deposit due');
-  const row = await insertDeposit(trx, {
-    workspace_id: workspaceId,
-    quote_id: quoteId,
-    amount_cents: cents,
-    method: body.method ?? 'other',
-    paid_on: body.paid_on ?? (await workspaceToday(trx, workspaceId)),
-    reference: body.reference ?? null,
-    note: body.note ?? null,
-    created_by: userId,
-    created_at: now(),
-  });
+  const row = await insertDeposit(trx, { ...values, quote_id: quoteId });
   await setDepositPaid(trx, workspaceId, quoteId, paid + cents);
   if (quote.status === 'awaiting_deposit' && paid + cents >= asked) {
     await setQuoteStatus(trx, workspaceId, userId, quoteId, 'accepted'); // D14, with its own quote_updated
