@@ -35,7 +35,11 @@ describe('roles', () => {
     member2 = await seedUser(t.db, ws.workspace.id, 'member');
     as.member2 = await setUp(t.app, t.db, ws.workspace.id, member2.user_id);
     const contact = (await api().post('/api/v1/contacts', { first_name: 'Cy', last_name: 'Client' })).body.data.id;
-    jobId = (await api().post('/api/v1/jobs', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }], expenses: [{ name: 'Pipe', amount: 12, date: '2025-01-10' }] })).body.data.id;
+    const items = [
+      { name: 'Fix', quantity: 1, unitPrice: 250 },
+      { name: 'Trim', description: 'Front hedge', quantity: 3, unitPrice: 40, unit_cost: 15 },
+    ];
+    jobId = (await api().post('/api/v1/jobs', { contact_id: contact, line_items: items, expenses: [{ name: 'Pipe', amount: 12, date: '2025-01-10' }] })).body.data.id;
     quoteId = (await api().post('/api/v1/quotes', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     invoiceId = (await api().post('/api/v1/invoices', { contact_id: contact, line_items: [{ name: 'Fix', quantity: 1, unitPrice: 250 }] })).body.data.id;
     assert.equal((await api().put(`/api/v1/invoices/${invoiceId}/status`, { status: 'sent' })).status, 200);
@@ -66,7 +70,9 @@ describe('roles', () => {
     assert.equal((await as.manager.post('/api/v1/services', { name: 'Mow', price: 30 })).status, 201);
     assert.equal((await as.manager.post(`/api/v1/invoices/${invoiceId}/payments`, { amount: 10, method: 'cash', date: '2026-01-05' })).status, 201);
     const job = await as.manager.get(`/api/v1/jobs/${jobId}`);
-    assert.equal(job.body.data.total, 250, 'managers see prices');
+    assert.equal(job.body.data.total, 370, 'managers see prices');
+    assert.equal(job.body.data.line_items.length, 2);
+    assert.equal('work_items' in job.body.data, false);
   });
 
   test('member: no quotes, invoices, payments or prices (403 with the scope named), nothing written', async () => {
@@ -93,19 +99,39 @@ describe('roles', () => {
     }
   });
 
-  test('member: jobs without line items, totals, expenses or other money', async () => {
+  test('member: jobs without line items, totals, expenses or other money; the work to do as work_items', async () => {
     const MONEY = ['line_items', 'total', 'expenses', 'discount', 'discount_unit', 'deposit', 'deposit_unit', 'tax_rate', 'tax_rate_id'];
     const one = await as.member.get(`/api/v1/jobs/${jobId}`);
     assert.equal(one.status, 200);
     for (const f of MONEY) assert.equal(f in one.body.data, false, f);
     assert.equal(one.body.data.id, jobId);
     assert.equal(one.body.data.contact.first_name, 'Cy');
+    // The job's line items in their order, with their ids: what to do and how much, no price, cost or tax.
+    const owners = await as.owner.get(`/api/v1/jobs/${jobId}`);
+    const lineIds = owners.body.data.line_items.map((li: { id: string }) => li.id);
+    assert.deepEqual(one.body.data.work_items, [
+      { id: lineIds[0], name: 'Fix', description: null, quantity: 1 },
+      { id: lineIds[1], name: 'Trim', description: 'Front hedge', quantity: 3 },
+    ]);
+    for (const item of one.body.data.work_items) assert.deepEqual(Object.keys(item), ['id', 'name', 'description', 'quantity']);
+    // No money anywhere in the member's answer, at any depth: no price, cost, tax, total or expense.
+    const keys = (v: unknown): string[] =>
+      Array.isArray(v) ? v.flatMap(keys) : v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : [];
+    const money = keys(one.body.data).filter((k) => /price|cost|tax|total|amount|discount|deposit|expense|line_items/i.test(k));
+    assert.deepEqual(money, []);
     const list = await as.member.get('/api/v1/jobs');
     assert.equal(list.body.data[0].id, jobId);
     assert.equal('total' in list.body.data[0], false);
-    // The same job, to the owner and to a key, with its money.
-    assert.equal((await as.owner.get(`/api/v1/jobs/${jobId}`)).body.data.total, 250);
-    assert.equal((await api().get('/api/v1/jobs')).body.data[0].total, 250);
+    assert.equal('work_items' in list.body.data[0], false);
+    // The same job, to the owner and to a key, with its money and its line items, no work_items.
+    assert.equal(owners.body.data.total, 370);
+    assert.deepEqual(
+      owners.body.data.line_items.map((li: { name: string; unitPrice: number }) => [li.name, li.unitPrice]),
+      [['Fix', 250], ['Trim', 40]],
+    );
+    assert.equal('work_items' in owners.body.data, false);
+    assert.equal('work_items' in (await api().get(`/api/v1/jobs/${jobId}`)).body.data, false);
+    assert.equal((await api().get('/api/v1/jobs')).body.data[0].total, 370);
   });
 
   test('member: the status of their own visits only; nothing else about visits', async () => {
@@ -204,7 +230,8 @@ describe('roles', () => {
     const token = await keyFor(t.db, ws.workspace.id, 'general', undefined, { userId: member.user_id });
     assert.equal((await client(t.app, token).get('/api/v1/quotes')).status, 200);
     const job = await client(t.app, token).get(`/api/v1/jobs/${jobId}`);
-    assert.equal(job.body.data.total, 250);
+    assert.equal(job.body.data.total, 370);
+    assert.equal('work_items' in job.body.data, false);
     const me = await client(t.app, token).get('/api/v1/me');
     assert.equal(me.body.data.user.role, 'member');
     assert.deepEqual(me.body.data.scopes, ['read', 'write']);

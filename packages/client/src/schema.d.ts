@@ -3118,6 +3118,13 @@ export interface components {
                 first_name: string | null;
                 last_name: string | null;
             } | null;
+            /** @description Only in a member's session's answer to GET /jobs/:id, which has no `line_items` (A14): the job's line items in their order, each with its id, name, description and quantity, no price, cost or total */
+            work_items?: {
+                id: string;
+                name: string;
+                description: string | null;
+                quantity: number;
+            }[];
         };
         Invoice: {
             id: number;

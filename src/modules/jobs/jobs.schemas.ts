@@ -1,6 +1,6 @@
 import { type Static, type TOptional, type TProperties, Type } from 'typebox';
 import { CalendarDate } from '../../domain/dates.ts';
-import { MAX_PRICE, Money, pricingInput, pricingOutput } from '../../domain/line-items.ts';
+import { MAX_PRICE, pricingInput, pricingOutput } from '../../domain/line-items.ts';
 import { ContactRef, DocumentRef, ExpandContact, ListContact, PropertyRef, UserRef } from '../../db/related.ts';
 import { JOB_STATUSES } from '../../domain/statuses.ts';
 import { listQuery } from '../../db/list-query.ts';
@@ -175,8 +175,24 @@ function moneyOptional<T extends TProperties>(properties: T) {
   const entries = Object.entries(properties).map(([k, v]) => [k, money.includes(k) ? Type.Optional(v) : v]);
   return Type.Object(Object.fromEntries(entries) as { [P in keyof T]: P extends JobMoneyField ? TOptional<T[P]> : T[P] });
 }
-/** The answers: every field, the money optional (absent for members). */
-export const JobDetailAnswer = moneyOptional(JobDetail.properties);
+/** A14: a line item as a member's session reads it: what the work is and how much of it, no price, cost or total. */
+export const WorkItem = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  quantity: Type.Number(),
+});
+export type WorkItem = Static<typeof WorkItem>;
+/** The answers: every field, the money optional (absent for members); a member's GET /jobs/:id adds `work_items`. */
+export const JobDetailAnswer = Type.Object({
+  ...moneyOptional(JobDetail.properties).properties,
+  work_items: Type.Optional(
+    Type.Array(WorkItem, {
+      description:
+        "Only in a member's session's answer to GET /jobs/:id, which has no `line_items` (A14): the job's line items in their order, each with its id, name, description and quantity, no price, cost or total",
+    }),
+  ),
+});
 export const JobListItemAnswer = moneyOptional(JobListItem.properties);
 export type JobDetailAnswer = Static<typeof JobDetailAnswer>;
 export type JobListItemAnswer = Static<typeof JobListItemAnswer>;

@@ -360,6 +360,12 @@ function withoutMoney<T extends Partial<Record<JobMoneyField, unknown>>>(job: T)
   return rest;
 }
 
+/** A14: a member's job, with its line items as `work_items` (what to do and how much, no money). */
+function forMember(job: JobDetail): JobDetailAnswer {
+  const work_items = job.line_items.map(({ id, name, description, quantity }) => ({ id, name, description, quantity }));
+  return { ...withoutMoney(job), work_items };
+}
+
 export type JobsService = CrudService<JobQuery, JobCreate, JobUpdate, JobListItemAnswer, JobDetailAnswer, WithMeta<JobDetailAnswer, JobWriteMeta>>;
 
 /** E20: `POST /jobs/schedule-preview`, the rule's first dates and its description; nothing is read or written but the timezone. */
@@ -377,7 +383,7 @@ export function jobsService({ db, config }: AppContext): JobsService {
     },
     get: async (auth, id) => {
       const job = await getJobDetail(db, auth.workspaceId, id);
-      return actsAsMember(auth) ? withoutMoney(job) : job;
+      return actsAsMember(auth) ? forMember(job) : job;
     },
     create: (auth, body) =>
       transact(db, auth, async (trx) => {

@@ -341,7 +341,7 @@ describe('reports', () => {
       assert.match(text, /Valve/);
       for (const s of shown) assert.equal(text.includes(s), false, `pdf: ${s}`);
     }
-    // A member's session reads jobs without their line items (A14), so without costs.
+    // A member's session reads a job's line items only as `work_items`, without prices or costs (A14).
     const job = (await as.member.get(`/api/v1/jobs/${jobs.j1.id}`)).body.data;
     assert.equal(JSON.stringify(job).includes('unit_cost'), false);
   });

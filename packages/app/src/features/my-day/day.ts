@@ -42,7 +42,8 @@ const jobView = (j: JobDetail): JobView => ({
   name: j.name,
   contact: j.contact && { first_name: j.contact.first_name, last_name: j.contact.last_name, phone: j.contact.phone },
   property: j.property && { address: j.property.address, access_notes: j.property.access_notes },
-  line_items: (j.line_items ?? []).map((li) => ({ id: li.id, name: li.name, description: li.description, quantity: li.quantity })),
+  // A member's session reads the job without `line_items`, with `work_items` instead (A14): the same items, no prices.
+  line_items: (j.line_items ?? j.work_items ?? []).map((li) => ({ id: li.id, name: li.name, description: li.description, quantity: li.quantity })),
 });
 
 const startOf = (v: Visit) => (v.all_day ? '' : (v.start_time ?? ''));

@@ -6,15 +6,17 @@
 // connection does not stop it. With no network the page opens from what the
 // phone saved (day.ts) and every button still works: its write waits in the
 // queue (lib/write-queue.ts) and is sent, once, when the network returns.
-import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useApiAction } from '../../components/api-action.tsx';
 import { Page } from '../../components/page.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { GrowingTextarea } from '../../components/growing-textarea.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatClock, formatDate, formatDateTime, nowIn } from '../../lib/format.ts';
+import { useEagerQuery, useSettled } from '../../lib/query.ts';
 import { ownerOf } from '../../lib/offline-store.ts';
 import { type Me, useSession } from '../../lib/session.ts';
 import { dismissWrite, type QueuedWrite, submitWrite, useWriteQueue, whenAccepted } from '../../lib/write-queue.ts';
@@ -48,7 +50,7 @@ function MyDay({ me }: { me: Me }) {
   const owner = ownerOf(me);
   const today = nowIn(me.workspace.timezone).date;
   const queue = useWriteQueue();
-  const day = useQuery({
+  const day = useEagerQuery({
     queryKey: ['my-day', owner, today],
     queryFn: () => loadDay(owner, me.user.id, today),
     networkMode: 'always', // offline too: the saved day rather than a paused query
@@ -60,6 +62,7 @@ function MyDay({ me }: { me: Me }) {
   const pending = [...queue.settled, ...queue.writes].filter((w) => !queue.sending.includes(w.key));
   const waiting = queue.writes.filter((w) => !w.refused && !queue.sending.includes(w.key)).length;
   const offline = !queue.online || day.data?.saved_at != null;
+  const settled = useSettled(day);
 
   return (
     <Page title="My day">
@@ -76,7 +79,7 @@ function MyDay({ me }: { me: Me }) {
       {day.error && <Text c="red">{day.error.message}</Text>}
       {day.data?.visits.length === 0 && <Text>No visits for you today.</Text>}
       <Stack gap="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Today's visits">
-        {day.data?.visits.map((d) => (
+        {settled && day.data?.visits.map((d) => (
           <li key={d.visit.id}>
             <VisitCard day={d} today={today} timezone={me.workspace.timezone} userId={me.user.id} {...withWaiting(d, day.data?.entries ?? [], pending)} writes={queue.writes.filter((w) => w.visitId === d.visit.id && !queue.sending.includes(w.key))} />
           </li>
@@ -282,7 +285,7 @@ function VisitCard({ day: { visit, job: j }, today, timezone, userId, status, cl
             }}
           >
             <Stack gap={6}>
-              <Textarea label="Note" value={note} onChange={(e) => setNote(e.currentTarget.value)} autosize minRows={2} />
+              <GrowingTextarea label="Note" value={note} onChange={(e) => setNote(e.currentTarget.value)} minRows={2} />
               <Group justify="flex-end">
                 <Button type="submit" loading={comment.pending}>
                   Save note
