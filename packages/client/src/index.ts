@@ -16,6 +16,8 @@ export interface ClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Retries after a network error, a 5xx or a 429 (default 3). */
   retries?: number;
+  /** Whether a network error (no answer at all) is retried too (default true); false returns it at once. */
+  retryNetworkErrors?: boolean;
   /** The first backoff; doubled on every retry (default 500 ms). */
   retryDelayMs?: number;
   /** A retry that would wait longer than this (a long Retry-After) is not made: the answer is returned (default 60 s). */
@@ -70,7 +72,7 @@ function retryAfterMs(response: Response): number | null {
  * retries network errors, 5xx and 429 with exponential backoff, never sooner
  * than Retry-After says.
  */
-export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' | 'retryDelayMs' | 'maxRetryDelayMs' | 'onIgnoredFields'> = {}) {
+export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' | 'retryNetworkErrors' | 'retryDelayMs' | 'maxRetryDelayMs' | 'onIgnoredFields'> = {}) {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const onIgnored = options.onIgnoredFields ?? warnIgnoredFields;
   // E19: the answer returned (not a retried one) is reported when it names ignored fields.
@@ -80,6 +82,7 @@ export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' |
     return response;
   };
   const retries = options.retries ?? 3;
+  const retryNetworkErrors = options.retryNetworkErrors ?? true;
   const base = options.retryDelayMs ?? 500;
   const maxDelay = options.maxRetryDelayMs ?? 60_000;
   return async (input: Request): Promise<Response> => {
@@ -93,7 +96,7 @@ export function retryingFetch(options: Pick<ClientOptions, 'fetch' | 'retries' |
       try {
         response = await send(request.clone());
       } catch (err) {
-        if (last || request.signal.aborted) throw err;
+        if (last || !retryNetworkErrors || request.signal.aborted) throw err;
         await sleep(backoff);
         continue;
       }

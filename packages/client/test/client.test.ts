@@ -160,6 +160,19 @@ describe('client retries', () => {
     assert.equal(s.seen[0].key, s.seen[1].key);
   });
 
+  test('retryNetworkErrors: false returns a dropped connection at once; a 5xx is still retried', async () => {
+    const s = await flaky(['reset', { status: 201 }]);
+    const c = createClient({ baseUrl: s.url, apiKey: token, retryDelayMs: 10, retryNetworkErrors: false });
+    await assert.rejects(c.POST('/api/v1/contacts', { body: { first_name: 'Net', last_name: 'Work' } }), TypeError);
+    await s.close();
+    assert.equal(s.seen.length, 1);
+    const busy = await flaky([{ status: 503 }, { status: 201 }]);
+    const d = createClient({ baseUrl: busy.url, apiKey: token, retryDelayMs: 10, retryNetworkErrors: false });
+    assert.equal((await d.POST('/api/v1/contacts', { body: { first_name: 'Net', last_name: 'Work' } })).response.status, 201);
+    await busy.close();
+    assert.equal(busy.seen.length, 2);
+  });
+
   test('retries are bounded: the last answer is returned, typed', async () => {
     const s = await flaky([{ status: 503 }]);
     const c = createClient({ baseUrl: s.url, apiKey: token, retryDelayMs: 5, retries: 2 });

@@ -13,7 +13,10 @@ export const setCsrfToken = (token: string | null | undefined) => {
 };
 
 // One retry only: a person is waiting, and a write keeps its Idempotency-Key across it.
-export const api = createClient({ baseUrl: window.location.origin, retries: 1, retryDelayMs: 300 });
+// No retry when the server cannot be reached at all: the query cache retries reads, the
+// write queue keeps the crew's writes, and waiting would only delay what the app does
+// offline (who is signed in and My day from the phone).
+export const api = createClient({ baseUrl: window.location.origin, retries: 1, retryDelayMs: 300, retryNetworkErrors: false });
 
 api.use({
   onRequest({ request }) {
