@@ -118,11 +118,11 @@ export function verifyFieldworkSignature(secret: string, raw: string, header: st
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Polls until `check` is true; fails with `what` after `ms`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/** Polls every `every` ms until `check` is true; fails with `what` after `ms`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 10_000, every = 20): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, every));
   }
 }

@@ -52,6 +52,9 @@ function db(): Promise<IDBPDatabase<OfflineDB>> {
   return opened;
 }
 
+/** Starts opening the device's store ahead of its first use (an open in a fresh profile creates it). */
+export const openOfflineStore = (): void => void db();
+
 /** Whose the device's data is: one person (membership) in one workspace. */
 export const ownerOf = (me: Me) => `${me.workspace.id}:${me.user.id}`;
 

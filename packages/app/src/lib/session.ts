@@ -3,7 +3,7 @@ import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasScope } from '../../../../src/domain/scopes.ts';
 import { api, isUnauthorized, setCsrfToken, unwrap } from './api.ts';
-import { claimDevice, forgetDevice, ownerOf, rememberedMe } from './offline-store.ts';
+import { claimDevice, forgetDevice, openOfflineStore, ownerOf, rememberedMe } from './offline-store.ts';
 import { isNetworkError, startQueue } from './write-queue.ts';
 
 export type Me = components['schemas']['Me'];
@@ -31,6 +31,7 @@ export function useSession() {
   return useQuery({
     queryKey: ME_KEY,
     queryFn: async () => {
+      openOfflineStore(); // opened while /me is read: the session waits for both (ownDevice)
       try {
         const me = await fetchMe();
         await ownDevice(me);

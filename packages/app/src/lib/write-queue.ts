@@ -4,7 +4,7 @@
 // next retry. Each keeps the Idempotency-Key it was given when made (E11), so a
 // write whose answer was lost on the way is answered, not done again, when sent
 // once more. A refusal (4xx) stays on its visit with the API's message; a 401
-// stops the queue until the person signs in again (F321, F323).
+// (a write's or a read's) stops the queue until the person signs in again (F321, F323).
 import { useSyncExternalStore } from 'react';
 import { ApiFailure, api, unwrap } from './api.ts';
 import { addWrite, answerOf, dropWrite, type QueuedWrite, writeDone, writeRefused, writesOf } from './offline-store.ts';
@@ -50,6 +50,9 @@ export const isNetworkError = (err: unknown) => err instanceof TypeError;
 /** Waits to be told the write settled: true when accepted, false when still waiting or refused. */
 type Settled = (accepted: boolean) => void;
 const waiting = new Map<string, Settled>();
+
+/** A read found the session ended: nothing is sent until the person signs in again (startQueue). */
+export const pauseUntilSignedIn = () => emit({ signInNeeded: true });
 
 /** The person whose writes are sent (null: nobody signed in). Sends what they left waiting. */
 export async function startQueue(who: string | null): Promise<void> {
@@ -129,8 +132,10 @@ async function drain(accepted: QueuedWrite[]): Promise<void> {
         emit({ signInNeeded: true });
         return onSignInNeeded();
       }
-      // A 5xx, too many requests, or this key still in progress (an earlier send of it not yet answered): later.
-      if (err instanceof ApiFailure && (err.status >= 500 || err.status === 429 || (err.status === 409 && /in progress/i.test(err.message)))) return;
+      // A 5xx, too many requests, this key still in progress (an earlier send of it not yet
+      // answered), or a CSRF token of another session (sent while the person was signing in
+      // again, before the new session's token was set): later, never refused.
+      if (err instanceof ApiFailure && (err.status >= 500 || err.status === 429 || (err.status === 409 && /in progress/i.test(err.message)) || isCsrfRefusal(err))) return;
       await writeRefused(write, err instanceof ApiFailure ? err.explained() : String(err));
       settle(write.key, false);
     }
@@ -138,6 +143,8 @@ async function drain(accepted: QueuedWrite[]): Promise<void> {
   }
   if (!state.online && navigator.onLine) emit({ online: true });
 }
+
+const isCsrfRefusal = (err: ApiFailure) => err.status === 403 && /csrf/i.test(err.body?.error ?? '');
 
 function settle(key: string, accepted: boolean) {
   waiting.get(key)?.(accepted);
