@@ -203,6 +203,24 @@ describe('what a new owner tripped over (browser)', { skip: skipBrowser }, () =>
     }
   });
 
+  test("a visit's name is what it shows, also when the client's name arrives after the calendar is drawn", async () => {
+    for (const view of ['week', 'month']) {
+      const { context, page } = await signedIn(1280, '/');
+      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+      // The clients' names answer after the visits: the calendar draws each visit first without its client.
+      await page.route('**/api/v1/contacts?*', async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      });
+      await page.goto(`${h.origin}/app/schedule?view=${view}&date=${today}`);
+      await page.getByRole('button', { name: /Lawn mowing/ }).waitFor();
+      await page.locator('.fc-event', { hasText: 'Ada Lovelace' }).first().waitFor();
+      await page.getByRole('button', { name: /Lawn mowing.*Ada Lovelace/ }).waitFor({ timeout: 3000 });
+      assert.deepEqual(await axeViolations(page), [], `${view}: after the names arrived`);
+      await context.close();
+    }
+  });
+
   test("Home's \"Overdue invoices\" shows how many as well as the amount", async () => {
     const { context, page } = await signedIn(1280, '/');
     const card = page.locator('[data-amount-due]');

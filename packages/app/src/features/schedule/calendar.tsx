@@ -127,14 +127,13 @@ function dayCellDidMount({ el }: { el: HTMLElement }) {
 
 /**
  * A154: each visit is a button (FullCalendar makes it focusable, Enter opens it) named by
- * what it shows: time, title, client, assignees, "Repeats" for a visit of a series (A7).
+ * what it shows (`content`): time, title, client, assignees, and "Repeats" for a visit of
+ * a series (A7). The name comes from the content, not an aria-label: FullCalendar draws
+ * new content when the clients' or team's names arrive, but mounts the element only once.
  */
-function eventDidMount({ el, event, timeText }: { el: HTMLElement; event: { title: string; extendedProps: Record<string, unknown> }; timeText: string }) {
-  const { client, assignees, conflict, repeats } = event.extendedProps as { client: string; assignees: string; conflict: boolean; repeats: boolean };
+function eventDidMount({ el }: { el: HTMLElement }) {
   el.setAttribute('role', 'button');
   el.tabIndex = 0;
-  // A7: a visit of a series says "Repeats" in its name.
-  el.setAttribute('aria-label', [timeText, event.title, client, assignees, repeats ? 'Repeats' : '', conflict ? 'Conflict' : ''].filter(Boolean).join(', '));
 }
 
 /** FullCalendar's callbacks, made once, calling the latest props. */
