@@ -10,8 +10,22 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { APP_CSP, builtAppDir } from '../src/http/app-pages.ts';
+import { APP_CSP, builtAppDir, ME_PRELOAD, pageLinks } from '../src/http/app-pages.ts';
 import { testDatabase } from './helpers.ts';
+
+// What the build writes beside index.html: the entry's files, each lazily loaded page's script files.
+const ROUTE_PRELOADS = {
+  entry: { script: 'assets/index-abc123.js', styles: ['assets/index-def456.css'] },
+  pages: {
+    home: ['assets/home-1.js'],
+    clients: ['assets/clients-2.js', 'assets/shared-3.js'],
+    'sign-in': ['assets/sign-in-4.js'],
+    setup: ['assets/setup-5.js'],
+  },
+};
+const modules = (...files: string[]) => files.map((f) => `</app/${f}>; rel=modulepreload`);
+// Every page's Link header starts with the entry script and its stylesheet, as the HTML names them.
+const ENTRY = [...modules('assets/index-abc123.js'), '</app/assets/index-def456.css>; rel=preload; as=style; crossorigin=anonymous'];
 
 describe('the app at /app', () => {
   let app: FastifyInstance;
@@ -29,6 +43,7 @@ describe('the app at /app', () => {
     fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Fieldwork"}');
     fs.writeFileSync(path.join(dir, 'icon-192.png'), Buffer.from([137, 80, 78, 71]));
+    fs.writeFileSync(path.join(dir, 'route-preloads.json'), JSON.stringify(ROUTE_PRELOADS));
     const db = await testDatabase();
     drop = db.drop;
     const config = loadConfig({ PUBLIC_URL: 'http://fieldwork.test' });
@@ -57,6 +72,38 @@ describe('the app at /app', () => {
       assert.match(String(res.headers['content-type']), /^text\/html/);
       assert.equal(res.headers['cache-control'], 'no-cache', url);
       security(res.headers);
+    }
+  });
+
+  test('a page asked for with a session cookie preloads GET /api/v1/me (same-origin credentials, as fetch sends them), a record page its record, and its own script files', async () => {
+    const cookie = `fieldwork_session=${'a'.repeat(43)}`;
+    const link = async (url: string, headers: Record<string, string> = {}) => String((await app.inject({ url, headers })).headers.link ?? '').split(', ').filter(Boolean);
+    assert.deepEqual(await link('/app', { cookie }), [...ENTRY, ME_PRELOAD, ...modules('assets/home-1.js')]);
+    assert.deepEqual(await link('/app/', { cookie }), [...ENTRY, ME_PRELOAD, ...modules('assets/home-1.js')]);
+    assert.equal(ME_PRELOAD, '</api/v1/me>; rel=preload; as=fetch; crossorigin=anonymous');
+    // A record's page: its record's read too, at the URL the page asks for.
+    const read = (path: string) => `<${path}>; rel=preload; as=fetch; crossorigin=anonymous`;
+    assert.deepEqual(await link('/app/clients/12?tab=quotes', { cookie }), [...ENTRY, ME_PRELOAD, read('/api/v1/contacts/12'), ...modules('assets/clients-2.js', 'assets/shared-3.js')]);
+    assert.deepEqual(await link('/app/clients/012/', { cookie }), [...ENTRY, ME_PRELOAD, read('/api/v1/contacts/12'), ...modules('assets/clients-2.js', 'assets/shared-3.js')]);
+    for (const [url, api] of [['/app/quotes/7', '/api/v1/quotes/7'], ['/app/jobs/8', '/api/v1/jobs/8'], ['/app/invoices/9', '/api/v1/invoices/9'], ['/app/requests/10', '/api/v1/requests/10']]) {
+      assert.deepEqual((await link(url, { cookie })).slice(0, 4), [...ENTRY, ME_PRELOAD, read(api)], url);
+    }
+    // Lists, editors, other pages and a signed-out visitor: no record read.
+    for (const url of ['/app/clients', '/app/clients/12/edit', '/app/quotes/new', '/app/reports/7', '/app/clients/12345678901']) {
+      assert.ok(!(await link(url, { cookie })).some((l) => l.startsWith('</api/v1/') && l !== ME_PRELOAD), url);
+    }
+    assert.deepEqual(await link('/app/clients', { cookie }), [...ENTRY, ME_PRELOAD, ...modules('assets/clients-2.js', 'assets/shared-3.js')]);
+    assert.deepEqual(await link('/app/reports', { cookie }), [...ENTRY, ME_PRELOAD], 'a page the build did not list: the entry and /me alone');
+    assert.equal(pageLinks('/app/clients/12', true, null), `${ME_PRELOAD}, ${read('/api/v1/contacts/12')}`, 'a build that lists nothing: the reads alone');
+    // The pages of signing in never read /me; setup does (it may be opened signed in).
+    for (const url of ['/app/sign-in', '/app/sign-in?next=%2Fclients']) assert.deepEqual(await link(url, { cookie }), [...ENTRY, ...modules('assets/sign-in-4.js')], url);
+    assert.deepEqual(await link('/app/forgot-password', { cookie }), ENTRY);
+    assert.deepEqual(await link('/app/setup/abc', { cookie }), [...ENTRY, ME_PRELOAD, ...modules('assets/setup-5.js')]);
+    // No session (or a cookie that is not one): /me is not preloaded, and a signed-in page's
+    // visitor is sent to sign in, whose files are the ones preloaded.
+    for (const headers of [{}, { cookie: 'fieldwork_session=not-a-token' }] as Record<string, string>[]) {
+      for (const url of ['/app', '/app/clients/12', '/app/sign-in']) assert.deepEqual(await link(url, headers), [...ENTRY, ...modules('assets/sign-in-4.js')], url);
+      assert.deepEqual(await link('/app/setup/abc', headers), [...ENTRY, ...modules('assets/setup-5.js')]);
     }
   });
 

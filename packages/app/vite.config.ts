@@ -1,6 +1,47 @@
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+
+/**
+ * route-preloads.json, which the server names in each page's Link header (F340): the
+ * entry script and its stylesheets, which every page needs first, and for each page the
+ * router loads lazily, keyed by its first path segment under /app, the script files it
+ * needs beyond the entry's. The browser then fetches a page's code with the entry script
+ * instead of after it. A page module is `features/<x>/index.tsx` (route `<x>/*`) or
+ * `features/<folder>/<x>-page.tsx` (route `<x>`; Home's `home` is the index route).
+ */
+function routePreloads(): Plugin {
+  return {
+    name: 'fieldwork-route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const withImports = (files: string[], seen = new Set<string>()): Set<string> => {
+        for (const f of files) {
+          if (seen.has(f)) continue;
+          seen.add(f);
+          withImports(byFile.get(f)?.imports ?? [], seen);
+        }
+        return seen;
+      };
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) return;
+      const loaded = withImports([entry.fileName]);
+      const pages: Record<string, string[]> = {};
+      for (const chunk of chunks) {
+        // The modules the router loads lazily; a chunk may hold several (small chunks are merged).
+        for (const id of chunk.moduleIds) {
+          if (!this.getModuleInfo(id)?.dynamicImporters.some((by) => by.endsWith('/src/app/router.tsx'))) continue;
+          const page = /\/src\/features\/([^/]+)\/(?:index|([^/]+)-page)\.tsx$/.exec(id);
+          if (page && !loaded.has(chunk.fileName)) pages[page[2] ?? page[1]] = [...withImports([chunk.fileName])].filter((f) => !loaded.has(f));
+        }
+      }
+      const preloads = { entry: { script: entry.fileName, styles: [...(entry.viteMetadata?.importedCss ?? [])] }, pages };
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(preloads, null, 1)}\n` });
+    },
+  };
+}
 
 // The app lives at /app of the API's own origin (one process in production).
 // `npm run dev` proxies the API to a running server (API_URL, default :3000).
@@ -8,6 +49,7 @@ export default defineConfig({
   base: '/app/',
   plugins: [
     react(),
+    routePreloads(),
     // A12: installable, and the whole app precached by Workbox's service worker (F320), so
     // My day opens with no network. A new worker waits and takes over on the next load
     // (src/app/service-worker.ts): an open page keeps the code it started with.
@@ -46,7 +88,16 @@ export default defineConfig({
       },
     }),
   ],
-  build: { outDir: process.env.APP_OUT_DIR ?? 'dist', emptyOutDir: true, reportCompressedSize: true, chunkSizeWarningLimit: 800 },
+  build: {
+    outDir: process.env.APP_OUT_DIR ?? 'dist',
+    emptyOutDir: true,
+    reportCompressedSize: true,
+    chunkSizeWarningLimit: 800,
+    // Rollup otherwise makes a chunk of every set of modules two pages share (a Mantine
+    // component, a helper): a quote's page fetched 28 files, which HTTP/1.1's six
+    // connections per origin take in five round trips. Chunks under 20 KB are merged.
+    rollupOptions: { output: { experimentalMinChunkSize: 20_000 } },
+  },
   server: {
     port: 5173,
     proxy: Object.fromEntries(['/api', '/files'].map((p) => [p, { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: false }])),

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sessionToken } from './sessions.ts';
 
 /** Scripts only from our own files (no inline script); Mantine sets inline styles, so styles may be inline. */
 export const APP_CSP = [
@@ -23,6 +24,49 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The preload of the app's first read (same origin, the session cookie sent as fetch() sends it). */
+export const ME_PRELOAD = '</api/v1/me>; rel=preload; as=fetch; crossorigin=anonymous';
+
+/** The pages that never ask who is signed in: an unused preload is a console warning. */
+const SIGNED_OUT_PAGES = new Set(['sign-in', 'forgot-password', 'reset-password']);
+
+/** A record's page and the API collection its record is read from: /app/quotes/7 reads GET /api/v1/quotes/7. */
+const RECORD_READS: Record<string, string> = { clients: 'contacts', requests: 'requests', quotes: 'quotes', jobs: 'jobs', invoices: 'invoices' };
+
+/** The pages a visitor without a session sees; every other page sends them to sign in. */
+const PUBLIC_PAGES = new Set([...SIGNED_OUT_PAGES, 'setup']);
+
+/** What the build lists in route-preloads.json: the entry's files, and each page's own script files. */
+export interface RoutePreloads {
+  entry: { script: string; styles: string[] };
+  pages: Record<string, string[]>;
+}
+
+const fetchPreload = (path: string) => `<${path}>; rel=preload; as=fetch; crossorigin=anonymous`;
+
+/**
+ * The Link header of a page's HTML (F340), in the order the browser should ask: the
+ * entry script and its stylesheet, which every page waits for first; when signed in,
+ * GET /api/v1/me and on a record's page the record's own read (the app asks for exactly
+ * that URL, with the same credentials, and takes the preloaded answer); then the page's
+ * own script files. The browser fetches them all with the HTML instead of one after another.
+ */
+export function pageLinks(url: string, signedIn: boolean, preloads: RoutePreloads | null): string | null {
+  const first = /^\/app\/?([^/?#]*)/.exec(url)?.[1] || 'home';
+  const page = signedIn || PUBLIC_PAGES.has(first) ? first : 'sign-in';
+  const links: string[] = [];
+  if (preloads) {
+    links.push(`</app/${preloads.entry.script}>; rel=modulepreload`);
+    // crossorigin as the HTML's own <link rel="stylesheet" crossorigin>, or the preload goes unused.
+    for (const style of preloads.entry.styles) links.push(`</app/${style}>; rel=preload; as=style; crossorigin=anonymous`);
+  }
+  if (signedIn && !SIGNED_OUT_PAGES.has(first)) links.push(ME_PRELOAD);
+  const record = /^\/app\/([a-z]+)\/(\d{1,9})\/?(?:[?#]|$)/.exec(url);
+  if (signedIn && record && RECORD_READS[record[1]]) links.push(fetchPreload(`/api/v1/${RECORD_READS[record[1]]}/${Number(record[2])}`));
+  for (const file of preloads?.pages[page] ?? []) links.push(`</app/${file}>; rel=modulepreload`);
+  return links.length ? links.join(', ') : null;
+}
+
 function secure(reply: FastifyReply): FastifyReply {
   return reply
     .header('content-security-policy', APP_CSP)
@@ -36,6 +80,8 @@ export async function appPages(app: FastifyInstance, { dir: link }: { dir: strin
   // this server keeps serving the build it started with, whose HTML names its own assets.
   const dir = fs.realpathSync(link);
   const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  const listed = path.join(dir, 'route-preloads.json');
+  const preloads: RoutePreloads | null = fs.existsSync(listed) ? JSON.parse(fs.readFileSync(listed, 'utf8')) : null;
   const hide = { schema: { hide: true } };
 
   await app.register(async (scope) => {
@@ -61,7 +107,14 @@ export async function appPages(app: FastifyInstance, { dir: link }: { dir: strin
         return reply.type(type).header('cache-control', 'no-cache').send(body);
       });
     }
-    const page = async (_request: unknown, reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Every signed-in page first asks who is signed in: with a session cookie the browser
+      // fetches GET /api/v1/me while it is still loading the scripts (the app's own read then
+      // takes the preloaded answer), instead of after them.
+      const links = pageLinks(request.url, Boolean(sessionToken(request)), preloads);
+      if (links) reply.header('link', links);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    };
     scope.get('/app', hide, page);
     scope.get('/app/*', hide, page);
   });

@@ -282,6 +282,21 @@ describe('clients, templates, files and roles (browser)', { skip: skipBrowser },
     await context.close();
   });
 
+  test("the client's details name its type, and say nothing of the type of a client that has none", async () => {
+    const typed = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Tina', last_name: 'Typed', email: 'tina@example.com', type: 'former_customer' });
+    const plain = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Nico', last_name: 'Notype', email: 'nico@example.com' });
+    const { context, page } = await h.page();
+    await h.signIn(page, manager, `/app/sign-in?next=${encodeURIComponent(`/clients/${typed.id}`)}`);
+    const details = page.getByText('tina@example.com').locator('..');
+    await details.waitFor();
+    assert.match(await details.innerText(), /Former customer/);
+    await page.goto(`${h.origin}/app/clients/${plain.id}`);
+    const plainDetails = page.getByText('nico@example.com').locator('..');
+    await plainDetails.waitFor();
+    assert.doesNotMatch(await plainDetails.innerText(), /None/);
+    await context.close();
+  });
+
   test('Send hub link emails it when the client has an email; without one it only shows the link and says so', async () => {
     const withEmail = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Hana', last_name: 'Hub', email: 'hana@example.test' });
     const without = await post<{ id: number }>('/api/v1/contacts', { first_name: 'Nils', last_name: 'Nomail' });

@@ -1,4 +1,5 @@
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { signedOut, useSession } from '../lib/session.ts';
 
@@ -6,7 +7,11 @@ import { signedOut, useSession } from '../lib/session.ts';
 export function RequireSession() {
   const session = useSession();
   const location = useLocation();
-  if (session.isPending)
+  // The shell and the page are most of a load's rendering: drawn as a deferred (transition)
+  // render, which React cuts into slices between which the browser stays responsive,
+  // rather than in one long task when the answer of GET /api/v1/me arrives.
+  const shown = useDeferredValue(session.data);
+  if (session.isPending || (session.data && !shown))
     return (
       <Center h="60vh">
         <Loader aria-label="Loading" />

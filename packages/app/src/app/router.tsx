@@ -1,5 +1,6 @@
 // Routes under /app. Every feature's pages load lazily (their code is fetched
 // when first opened); part 2-4 features render their own sub-routes.
+import { Center, Loader } from '@mantine/core';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NotFound } from '../components/not-found.tsx';
@@ -48,4 +49,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes, { basename: '/app' });
+/** What shows while the first page's code loads (the router's initial load of a lazy route). */
+function Booting() {
+  return (
+    <Center h="60vh">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}
+
+export const createRouter = () => createBrowserRouter([{ HydrateFallback: Booting, children: routes }], { basename: '/app' });

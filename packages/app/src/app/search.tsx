@@ -78,7 +78,10 @@ export function HeaderSearch({ role }: { role: Role }) {
         setTyped('');
         navigate(to);
       }}
-      comboboxProps={{ width: 'target', withinPortal: true }}
+      // Not kept mounted while closed: Mantine otherwise positions the hidden list as the
+      // header first draws, a layout and a second, synchronous render of the header on
+      // every page's first load.
+      comboboxProps={{ width: 'target', withinPortal: true, keepMounted: false }}
       rightSection={<span aria-hidden="true" />}
     />
     </div>

@@ -5,7 +5,7 @@
 // A session that may not read the definitions gets no inputs, not a broken page.
 import { Checkbox, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { ComboSelect } from './combo-select.tsx';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, unwrap } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
@@ -24,16 +24,18 @@ export interface CustomFieldDef {
 /** What the form holds per key: text as typed (numbers too, so a bad one reaches the API's check), booleans as booleans. */
 export type CustomFieldValues = Record<string, string | boolean>;
 
-/** The module's definitions; none when the session lacks `custom_fields:read` or the list fails. */
-export function useCustomFields(moduleType: CustomFieldModule): CustomFieldDef[] {
-  const allowed = useCan()('custom_fields:read');
-  const defs = useQuery({
+export const customFieldsQuery = (moduleType: CustomFieldModule) =>
+  queryOptions({
     queryKey: ['custom-fields', moduleType],
     queryFn: () => unwrap(api.GET('/api/v1/custom-fields', { params: { query: { module_type: moduleType, per_page: 100, sort_by: 'id', sort_direction: 'asc' } } })),
-    enabled: allowed,
     retry: false,
     staleTime: 60_000,
   });
+
+/** The module's definitions; none when the session lacks `custom_fields:read` or the list fails. */
+export function useCustomFields(moduleType: CustomFieldModule): CustomFieldDef[] {
+  const allowed = useCan()('custom_fields:read');
+  const defs = useQuery({ ...customFieldsQuery(moduleType), enabled: allowed });
   return allowed ? (defs.data?.data ?? []) : [];
 }
 

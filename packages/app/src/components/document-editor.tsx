@@ -1,7 +1,7 @@
 // The one editor of priced documents (quotes, jobs, invoices): client and
 // property pickers, title, the line-item editor with live D7 totals, message,
 // and whatever fields a kind adds (`extra`). Saves through the caller's submit.
-import { Button, Group, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import type { WorkspaceLike } from '../lib/format.ts';
@@ -9,6 +9,7 @@ import { FormError, type SubmitContext, useApiForm } from './api-form.tsx';
 import { CustomFieldInputs, type CustomFieldValues, customFieldFormValues, customFieldsBody, useCustomFields } from './custom-fields.tsx';
 import { type EditableLine, LineItemEditor, type Pricing, pricingBody, pricingErrorPath, pricingErrors, toBody, toEditable } from './documents.tsx';
 import { ClientPicker, PropertyPicker } from './pickers.tsx';
+import { GrowingTextarea } from './growing-textarea.tsx';
 
 export interface DocumentValues extends Record<string, unknown> {
   contact_id: number | null;
@@ -111,7 +112,7 @@ export function DocumentEditor<X extends Record<string, unknown> = Record<never,
           errors={form.errors}
           onChange={(key, value) => common.setFieldValue('custom_fields', { ...form.getValues().custom_fields, [key]: value })}
         />
-        {withMessage && <Textarea label="Message" autosize minRows={2} {...form.getInputProps('message')} />}
+        {withMessage && <GrowingTextarea label="Message" minRows={2} {...form.getInputProps('message')} />}
         <Group>
           <Button type="submit" loading={pending}>
             {saveLabel}

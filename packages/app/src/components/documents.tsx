@@ -1,7 +1,7 @@
 // The one document page and the one line-item editor that quotes, jobs and
 // invoices share (issue item 6). Totals come from src/domain/totals.ts, the very
 // D7 code the server runs, so what the editor shows is what the server stores.
-import { ActionIcon, Anchor, Button, Checkbox, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { ComboSelect } from './combo-select.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { memo, type ReactNode, useCallback, useRef, useState } from 'react';
@@ -10,6 +10,7 @@ import { computeTotals, lineTotalCents } from '../../../../src/domain/totals.ts'
 import { api, unwrap } from '../lib/api.ts';
 import { money, type WorkspaceLike } from '../lib/format.ts';
 import { StatusBadge } from './status-badge.tsx';
+import { GrowingTextarea } from './growing-textarea.tsx';
 
 export interface EditableLine {
   id?: string;
@@ -203,7 +204,7 @@ const LineRow = memo(function LineRow({ item, index, count, workspace, set, move
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
         <TextInput label="Name" required value={item.name} onChange={(e) => set(index, { name: e.currentTarget.value })} />
-        <Textarea label="Description" autosize minRows={1} value={item.description} onChange={(e) => set(index, { description: e.currentTarget.value })} />
+        <GrowingTextarea label="Description" minRows={1} value={item.description} onChange={(e) => set(index, { description: e.currentTarget.value })} />
         <NumberInput label="Quantity" min={0} decimalScale={4} value={item.quantity} onChange={(v) => set(index, { quantity: num(v) })} />
         <NumberInput label="Unit price" min={0} decimalScale={2} value={item.unitPrice} onChange={(v) => set(index, { unitPrice: num(v) })} />
         {/* A172: the cost is the office's (job costing); customers' documents never show it. Empty: none. */}

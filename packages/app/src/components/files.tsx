@@ -1,20 +1,24 @@
 // A record's files: "Upload file" (a file picker, or drop files on the area),
 // previews of images, downloads through the signed URL the API gives.
 import { Anchor, Button, FileButton, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiFailure, api, unwrap } from '../lib/api.ts';
 import { useApiAction } from '../components/api-action.tsx';
 
 type ModuleType = 'contact' | 'request' | 'quote' | 'job' | 'invoice';
 
-export function Files({ moduleType, moduleId }: { moduleType: ModuleType; moduleId: number }) {
-  const client = useQueryClient();
-  const key = ['uploads', moduleType, moduleId];
-  const files = useQuery({
-    queryKey: key,
+export const filesQuery = (moduleType: ModuleType, moduleId: number) =>
+  queryOptions({
+    queryKey: ['uploads', moduleType, moduleId],
     queryFn: () => unwrap(api.GET('/api/v1/uploads', { params: { query: { module_type: moduleType, module_id: moduleId, per_page: 100 } } })),
   });
+
+export function Files({ moduleType, moduleId }: { moduleType: ModuleType; moduleId: number }) {
+  const client = useQueryClient();
+  const filesRead = filesQuery(moduleType, moduleId);
+  const key = filesRead.queryKey;
+  const files = useQuery(filesRead);
   const [over, setOver] = useState(false);
   const upload = useApiAction({
     run: async (list: File[], { idempotencyKey }) => {

@@ -1,6 +1,5 @@
 // Client and property pickers that search as you type (A3): one of each, used
 // by the request form and the document editor.
-import {  } from '@mantine/core';
 import { ComboSelect } from './combo-select.tsx';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';

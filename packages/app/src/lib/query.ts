@@ -1,4 +1,5 @@
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { type FetchQueryOptions, QueryCache, QueryClient, type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { ApiFailure } from './api.ts';
 
 // A 4xx will not change by asking again; a network error or 5xx might.
@@ -19,4 +20,30 @@ export function createQueryClient(onUnauthorized: () => void) {
       mutations: { retry: false },
     },
   });
+}
+
+/**
+ * True once none of a page's reads is still loading, switched in a deferred render:
+ * the page's first full drawing then runs as a transition React cuts into slices,
+ * between which the browser can paint and take input, instead of one long task in
+ * the answer's arrival. Until then the page shows its placeholder.
+ */
+export function useSettled(...reads: { isLoading: boolean }[]): boolean {
+  return useDeferredValue(reads.every((r) => !r.isLoading), false);
+}
+
+/** As TanStack's usePrefetchQuery: starts the read unless the cache holds it already. */
+export function prefetch<T, K extends QueryKey>(client: QueryClient, read: FetchQueryOptions<T, Error, T, K>): void {
+  if (!client.getQueryState(read.queryKey)) void client.prefetchQuery(read);
+}
+
+/**
+ * useQuery whose request starts in the render rather than in the effect after the
+ * commit, which runs only once the page is drawn and painted: a page's reads then go
+ * out together, as soon as it renders.
+ */
+export function useEagerQuery<T, K extends QueryKey>(options: UseQueryOptions<T, Error, T, K>) {
+  const client = useQueryClient();
+  if (options.enabled !== false) prefetch(client, options as FetchQueryOptions<T, Error, T, K>);
+  return useQuery(options);
 }

@@ -1,13 +1,11 @@
 // The client's page (A3): details with Edit, properties, everything of the
 // client with status and amount, notes, files, and Send hub link (E7).
 import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { DocumentSection, RecordTable } from '../../components/documents.tsx';
-import { Files } from '../../components/files.tsx';
-import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { addressLine, fullName } from '../../components/pickers.tsx';
@@ -15,6 +13,8 @@ import { api, unwrap } from '../../lib/api.ts';
 import { formatClockRange, formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
+import { useEagerQuery, useSettled } from '../../lib/query.ts';
+import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 export function ClientPage() {
   const id = Number(useParams().id);
@@ -24,12 +24,13 @@ export function ClientPage() {
   const can = useCan();
   const seesQuotes = can('quotes:read');
   const seesInvoices = can('invoices:read');
-  const contact = useQuery({ queryKey: ['contacts', id], queryFn: () => unwrap(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })) });
+  const contact = useEagerQuery({ queryKey: ['contacts', id], queryFn: () => unwrap(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })) });
+  usePrefetchRecordParts('contact', id);
   const per = { contact_id: id, per_page: 50, sort_by: 'created_at' as const, sort_direction: 'desc' as const };
-  const requests = useQuery({ queryKey: ['requests', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/requests', { params: { query: per } })) });
-  const quotes = useQuery({ queryKey: ['quotes', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/quotes', { params: { query: per } })), enabled: seesQuotes });
-  const jobs = useQuery({ queryKey: ['jobs', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/jobs', { params: { query: per } })) });
-  const invoices = useQuery({ queryKey: ['invoices', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: per } })), enabled: seesInvoices });
+  const requests = useEagerQuery({ queryKey: ['requests', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/requests', { params: { query: per } })) });
+  const quotes = useEagerQuery({ queryKey: ['quotes', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/quotes', { params: { query: per } })), enabled: seesQuotes });
+  const jobs = useEagerQuery({ queryKey: ['jobs', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/jobs', { params: { query: per } })) });
+  const invoices = useEagerQuery({ queryKey: ['invoices', 'of', id], queryFn: () => unwrap(api.GET('/api/v1/invoices', { params: { query: per } })), enabled: seesInvoices });
   // A89: visits of the client's jobs and requests from today on (one still running included), not completed or cancelled.
   const today = todayIn(ws.timezone);
   const navigate = useNavigate();
@@ -39,7 +40,7 @@ export function ClientPage() {
       unwrap(api.POST('/api/v1/invoices', { body: { contact_id: id, date: today, status: 'draft' }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: (created) => navigate(`/invoices/${created.data.id}/edit`),
   });
-  const upcoming = useQuery({
+  const upcoming = useEagerQuery({
     queryKey: ['events', 'contact', id, today],
     queryFn: () =>
       unwrap(
@@ -48,11 +49,14 @@ export function ClientPage() {
         }),
       ),
   });
-  const properties = useQuery({
+  const properties = useEagerQuery({
     queryKey: ['contacts', id, 'properties'],
     queryFn: () => unwrap(api.GET('/api/v1/contacts/{id}/properties', { params: { path: { id }, query: { per_page: 100 } } })),
   });
 
+  // The name and actions as soon as the client is in; the sections once every read is,
+  // in one deferred render (A217) rather than one render per answer.
+  const settled = useSettled(contact, requests, quotes, jobs, invoices, upcoming, properties);
   if (contact.isError) return <Page title="Client not found">The client does not exist or was deleted.</Page>;
   if (!contact.data) return <Loader aria-label="Loading" />;
   const c = contact.data.data;
@@ -85,102 +89,106 @@ export function ClientPage() {
         </Group>
       }
     >
-      <Paper withBorder p="md">
-        <Group justify="space-between" align="start">
-          <Stack gap={2}>
-            {c.company && <Text fw={600}>{c.company}</Text>}
-            {c.email && <Text>{c.email}</Text>}
-            {c.phone && <Text>{c.phone}</Text>}
-            <Text size="sm" c="dimmed">
-              {statusLabel(c.type)}
-            </Text>
-            <CustomFieldList moduleType="contact" values={c.custom_fields} />
-          </Stack>
-          {can('contacts:write') && (
-            <Group gap="xs">
-              <Button component={Link} to={`/clients/${id}/edit`} variant="default">
-                Edit
-              </Button>
-              <HubLink contactId={id} hasEmail={Boolean(c.email)} />
+      {settled ? (
+        <>
+          <Paper withBorder p="md">
+            <Group justify="space-between" align="start">
+              <Stack gap={2}>
+                {c.company && <Text fw={600}>{c.company}</Text>}
+                {c.email && <Text>{c.email}</Text>}
+                {c.phone && <Text>{c.phone}</Text>}
+                {/* A client's type is `none` until someone sets one: nothing to say then. */}
+                {c.type !== 'none' && (
+                  <Text size="sm" c="dimmed">
+                    {statusLabel(c.type)}
+                  </Text>
+                )}
+                <CustomFieldList moduleType="contact" values={c.custom_fields} />
+              </Stack>
+              {can('contacts:write') && (
+                <Group gap="xs">
+                  <Button component={Link} to={`/clients/${id}/edit`} variant="default">
+                    Edit
+                  </Button>
+                  <HubLink contactId={id} hasEmail={Boolean(c.email)} />
+                </Group>
+              )}
             </Group>
-          )}
-        </Group>
-      </Paper>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <DocumentSection title="Properties">
-          {(properties.data?.data ?? []).map((p) => (
-            <Text key={p.id} size="sm">
-              {addressLine(p.address)}
-            </Text>
-          ))}
-          {can('properties:write') && <AddProperty contactId={id} />}
-        </DocumentSection>
-        <DocumentSection title="Upcoming visits">
-          {(upcoming.data?.data ?? []).length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No upcoming visits.
-            </Text>
-          ) : (
-            <Table aria-label="Upcoming visits">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Time</Table.Th>
-                  <Table.Th>Visit</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(upcoming.data?.data ?? []).map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td>{formatDate(e.start_date)}</Table.Td>
-                    <Table.Td>{e.all_day ? 'All day' : formatClockRange(e.start_time, e.end_time)}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.job_id ? <Link to={`/jobs/${e.job_id}`}>{e.name ?? 'Visit'}</Link> : (e.name ?? 'Visit')}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
-        </DocumentSection>
-        <DocumentSection title="Requests">
-          <RecordTable
-            label="Requests"
-            empty="No requests."
-            rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
-          />
-        </DocumentSection>
-        {seesQuotes && (
-          <DocumentSection title="Quotes">
-            <RecordTable
-              label="Quotes"
-              empty="No quotes."
-              rows={(quotes.data?.data ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
-            />
-          </DocumentSection>
-        )}
-        <DocumentSection title="Jobs">
-          <RecordTable
-            label="Jobs"
-            empty="No jobs."
-            // A member's jobs come without prices (A14): no amount to show.
-            rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
-          />
-        </DocumentSection>
-        {seesInvoices && (
-          <DocumentSection title="Invoices">
-            <RecordTable
-              label="Invoices"
-              empty="No invoices."
-              rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
-            />
-          </DocumentSection>
-        )}
-        <DocumentSection title="Internal notes">
-          <Notes moduleType="contact" moduleId={id} timezone={ws.timezone} />
-        </DocumentSection>
-        <DocumentSection title="Files">
-          <Files moduleType="contact" moduleId={id} />
-        </DocumentSection>
-      </SimpleGrid>
+          </Paper>
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <DocumentSection title="Properties">
+              {(properties.data?.data ?? []).map((p) => (
+                <Text key={p.id} size="sm">
+                  {addressLine(p.address)}
+                </Text>
+              ))}
+              {can('properties:write') && <AddProperty contactId={id} />}
+            </DocumentSection>
+            <DocumentSection title="Upcoming visits">
+              {(upcoming.data?.data ?? []).length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No upcoming visits.
+                </Text>
+              ) : (
+                <Table aria-label="Upcoming visits">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Date</Table.Th>
+                      <Table.Th>Time</Table.Th>
+                      <Table.Th>Visit</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {(upcoming.data?.data ?? []).map((e) => (
+                      <Table.Tr key={e.id}>
+                        <Table.Td>{formatDate(e.start_date)}</Table.Td>
+                        <Table.Td>{e.all_day ? 'All day' : formatClockRange(e.start_time, e.end_time)}</Table.Td>
+                        <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.job_id ? <Link to={`/jobs/${e.job_id}`}>{e.name ?? 'Visit'}</Link> : (e.name ?? 'Visit')}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </DocumentSection>
+            <DocumentSection title="Requests">
+              <RecordTable
+                label="Requests"
+                empty="No requests."
+                rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
+              />
+            </DocumentSection>
+            {seesQuotes && (
+              <DocumentSection title="Quotes">
+                <RecordTable
+                  label="Quotes"
+                  empty="No quotes."
+                  rows={(quotes.data?.data ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
+                />
+              </DocumentSection>
+            )}
+            <DocumentSection title="Jobs">
+              <RecordTable
+                label="Jobs"
+                empty="No jobs."
+                // A member's jobs come without prices (A14): no amount to show.
+                rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
+              />
+            </DocumentSection>
+            {seesInvoices && (
+              <DocumentSection title="Invoices">
+                <RecordTable
+                  label="Invoices"
+                  empty="No invoices."
+                  rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
+                />
+              </DocumentSection>
+            )}
+            <RecordNotesAndFiles moduleType="contact" moduleId={id} timezone={ws.timezone} />
+          </SimpleGrid>
+        </>
+      ) : (
+        <Loader aria-label="Loading" />
+      )}
     </Page>
   );
 }

@@ -4,12 +4,13 @@
 import type { components } from '@fieldwork/client';
 import { Anchor, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatAgo, formatClock, money, statusLabel, todayIn } from '../../lib/format.ts';
+import { useEagerQuery, useSettled } from '../../lib/query.ts';
 import { useMe } from '../../lib/session.ts';
 import { type Activity, activityText, monthLabel, recordPath } from './activity.ts';
 
@@ -23,13 +24,24 @@ export default function HomePage() {
 
 function Home() {
   const me = useMe();
-  const home = useQuery({ queryKey: ['home'], queryFn: async () => (await unwrap(api.GET('/api/v1/home'))).data });
+  const home = useEagerQuery({ queryKey: ['home'], queryFn: async () => (await unwrap(api.GET('/api/v1/home'))).data });
+  const [whose, setWhose] = useState<Whose>('all');
+  const visits = useTodaysVisits(whose);
   const d = home.data;
   const ws = me.workspace;
+  // Drawn once both reads are in: "Get started" and the visits would otherwise push the
+  // sections below them down as each arrives (a layout shift the person sees).
+  const settled = useSettled(home, visits);
+  if (!settled)
+    return (
+      <Page title="Home">
+        <Skeleton h={320} />
+      </Page>
+    );
   return (
     <Page title="Home">
       {d?.get_started && <GetStarted steps={d.get_started} />}
-      <TodaysVisits />
+      <TodaysVisits visits={visits.data?.data ?? []} whose={whose} onWhose={setWhose} />
       <section aria-labelledby="counts-title">
         <Title order={2} size="h4" id="counts-title" mb="xs">
           Needs attention
@@ -51,7 +63,7 @@ function Home() {
         <Title order={2} size="h4" id="activity-title" mb="xs">
           Recent activity
         </Title>
-        {home.isPending ? <Skeleton h={120} /> : <ActivityList items={d?.activity ?? []} />}
+        <ActivityList items={d?.activity ?? []} />
       </section>
       {d?.payments_by_month && (
         <section aria-labelledby="payments-title">
@@ -160,11 +172,14 @@ function Count({ label, to, value, extra, more }: { label: string; to: string; v
   );
 }
 
-function TodaysVisits() {
+type Whose = 'all' | 'mine';
+type Visit = components['schemas']['EventListItem'];
+
+/** Today's visits, everyone's or mine; switching keeps the last list until the other arrives. */
+function useTodaysVisits(whose: Whose) {
   const me = useMe();
-  const [whose, setWhose] = useState<'all' | 'mine'>('all');
   const today = todayIn(me.workspace.timezone);
-  const visits = useQuery({
+  return useEagerQuery({
     queryKey: ['events', 'today', today, whose],
     queryFn: () =>
       unwrap(
@@ -172,8 +187,13 @@ function TodaysVisits() {
           params: { query: { ends_on_or_after: today, starts_on_or_before: today, sort_by: 'start_date', sort_direction: 'asc', per_page: 50, ...(whose === 'mine' ? { assignee_ids: me.user.id } : {}) } },
         }),
       ),
+    placeholderData: keepPreviousData,
   });
-  const rows = [...(visits.data?.data ?? [])].sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
+}
+
+function TodaysVisits({ visits, whose, onWhose }: { visits: Visit[]; whose: Whose; onWhose: (whose: Whose) => void }) {
+  const me = useMe();
+  const rows = [...visits].sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
   return (
     <section aria-labelledby="visits-title">
       <Group justify="space-between" mb="xs" wrap="wrap">
@@ -183,7 +203,7 @@ function TodaysVisits() {
         <SegmentedControl
           size="xs"
           value={whose}
-          onChange={(v) => setWhose(v === 'mine' ? 'mine' : 'all')}
+          onChange={(v) => onWhose(v === 'mine' ? 'mine' : 'all')}
           data={[
             { value: 'all', label: 'All visits' },
             { value: 'mine', label: 'My visits' },
@@ -192,9 +212,7 @@ function TodaysVisits() {
         />
       </Group>
       <Card withBorder padding="sm">
-        {visits.isPending ? (
-          <Skeleton h={40} />
-        ) : rows.length === 0 ? (
+        {rows.length === 0 ? (
           <Text c="dimmed">No visits today.</Text>
         ) : (
           <Stack gap="xs">

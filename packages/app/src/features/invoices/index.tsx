@@ -17,15 +17,14 @@ import { DocumentEditor, documentBody, documentValues } from '../../components/d
 import { DocumentSection, DocumentView } from '../../components/documents.tsx';
 import { QueuedMessage } from '../../components/queued-message.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
-import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
+import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 /** A8: the statuses of an invoice that went out and can be voided (cancelled). */
 const VOIDABLE = ['scheduled', 'sent', 'partially_paid', 'overdue'];
@@ -133,6 +132,7 @@ function InvoicePage() {
   const client = useQueryClient();
   const [paying, setPaying] = useState(false);
   const invoice = useQuery({ queryKey: ['invoices', id], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}', { params: { path: { id } } })) });
+  usePrefetchRecordParts('invoice', id);
   const payments = useQuery({ queryKey: ['invoices', id, 'payments'], queryFn: () => unwrap(api.GET('/api/v1/invoices/{id}/payments', { params: { path: { id } } })) });
   const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
   const send = useApiAction({
@@ -259,12 +259,7 @@ function InvoicePage() {
           </Table>
         )}
       </DocumentSection>
-      <DocumentSection title="Internal notes">
-        <Notes moduleType="invoice" moduleId={id} timezone={ws.timezone} />
-      </DocumentSection>
-      <DocumentSection title="Files">
-        <Files moduleType="invoice" moduleId={id} />
-      </DocumentSection>
+      <RecordNotesAndFiles moduleType="invoice" moduleId={id} timezone={ws.timezone} />
       <Modal opened={paying} onClose={() => setPaying(false)} title="Record payment" closeButtonProps={{ 'aria-label': 'Close' }}>
         {paying && (
           <PaymentForm

@@ -15,10 +15,8 @@ import { clientColumn, ListPage, tabStatus } from '../../components/list-page.ts
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
 import { DocumentSection, DocumentView, RecordTable } from '../../components/documents.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { Files } from '../../components/files.tsx';
 import { Expenses } from './expenses.tsx';
 import { NotFound } from '../../components/not-found.tsx';
-import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { addressLine, fullName } from '../../components/pickers.tsx';
@@ -28,6 +26,7 @@ import { formatClockRange, formatDate, formatTime, money, statusLabel, todayIn }
 import { useCan, useMe } from '../../lib/session.ts';
 import { asInvoicing, INVOICING, jobErrorPath, type ScheduleBody, type ScheduleValues, type StoredSchedule, sameSchedule, scheduleBody, scheduleErrors, scheduleValues } from './recurrence.ts';
 import { type JobFields, type JobValues, ScheduleFields } from './schedule-fields.tsx';
+import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 const STATUSES = ['draft', 'scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 type Status = (typeof STATUSES)[number];
@@ -129,6 +128,7 @@ function JobPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const job = useQuery({ queryKey: ['jobs', id], queryFn: () => unwrap(api.GET('/api/v1/jobs/{id}', { params: { path: { id } } })) });
+  usePrefetchRecordParts('job', id);
   // Every visit of the job: a series makes a year of them.
   const visits = useQuery({
     queryKey: ['events', 'job', id],
@@ -290,12 +290,7 @@ function JobPage() {
           />
         </DocumentSection>
       )}
-      <DocumentSection title="Internal notes">
-        <Notes moduleType="job" moduleId={id} timezone={ws.timezone} />
-      </DocumentSection>
-      <DocumentSection title="Files">
-        <Files moduleType="job" moduleId={id} />
-      </DocumentSection>
+      <RecordNotesAndFiles moduleType="job" moduleId={id} timezone={ws.timezone} />
     </Page>
   );
 }

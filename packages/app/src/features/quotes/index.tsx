@@ -15,15 +15,15 @@ import { DocumentEditor, documentBody, documentValues } from '../../components/d
 import { DocumentSection, DocumentView } from '../../components/documents.tsx';
 import { QueuedMessage } from '../../components/queued-message.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
-import { Notes } from '../../components/notes.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, formatDateTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
+import { useEagerQuery, useSettled } from '../../lib/query.ts';
+import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 const STATUSES = ['draft', 'awaiting_response', 'accepted', 'declined', 'expired', 'archived', 'awaiting_deposit'] as const;
 
@@ -163,7 +163,8 @@ function QuotePage() {
   const ws = me.workspace;
   const navigate = useNavigate();
   const client = useQueryClient();
-  const quote = useQuery({ queryKey: ['quotes', id], queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}', { params: { path: { id } } })) });
+  const quote = useEagerQuery({ queryKey: ['quotes', id], queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}', { params: { path: { id } } })) });
+  usePrefetchRecordParts('quote', id);
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['quotes'] }), client.invalidateQueries({ queryKey: ['jobs'] })]);
   const send = useApiAction({
     run: (_: void, { idempotencyKey }) => unwrap(api.POST('/api/v1/notifications', { body: { type: 'quote_to_customer', module_id: id }, headers: { 'idempotency-key': idempotencyKey } })),
@@ -180,6 +181,7 @@ function QuotePage() {
     queryFn: () => unwrap(api.GET('/api/v1/quotes/{id}/payments', { params: { path: { id } } })),
     enabled: (quote.data?.data.deposit_amount ?? 0) > 0,
   });
+  const settled = useSettled(quote); // the title and actions at once, the rest deferred (A217)
   if (quote.isError) return <Page title="Quote not found">The quote does not exist or was deleted.</Page>;
   if (!quote.data) return <Loader aria-label="Loading" />;
   const q = quote.data.data;
@@ -210,86 +212,87 @@ function QuotePage() {
         </Group>
       }
     >
-      {failure && (
-        <Alert color="red" role="alert">
-          {failure.message}
-        </Alert>
-      )}
-      {send.data && <QueuedMessage to={send.data.data.recipient.email} />}
-      <Paper withBorder p="md">
-        <Group justify="space-between" wrap="wrap">
-          <Stack gap={2}>
-            {q.name && <Text fw={600}>{q.name}</Text>}
-            {q.contact && (
-              <Link to={`/clients/${q.contact.id}`}>{fullName(q.contact)}</Link>
-            )}
-            {q.date && <Text size="sm">Date: {formatDate(q.date)}</Text>}
-            <CustomFieldList moduleType="quote" values={q.custom_fields} />
-          </Stack>
-          <StatusBadge status={q.status} />
-        </Group>
-      </Paper>
-      <DocumentView items={q.line_items} pricing={q} workspace={ws} />
-      {q.deposit_amount > 0 && (
-        <DocumentSection title="Deposit">
-          <Text>
-            Deposit: <span data-testid="deposit-amount">{money(q.deposit_amount, ws)}</span>, paid {money(q.deposit_paid, ws)}
-            {q.status === 'awaiting_deposit' ? `, due ${money(Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100, ws)}` : ''}
-          </Text>
-          {(deposits.data?.data ?? []).length > 0 && (
-            <Table aria-label="Deposit payments">
-              <Table.Tbody>
-                {(deposits.data?.data ?? []).map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{formatDate(p.paid_on)}</Table.Td>
-                    <Table.Td>{statusLabel(p.method)}</Table.Td>
-                    <Table.Td ta="right">{money(p.amount, ws)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+      {settled ? (
+        <>
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure.message}
+            </Alert>
           )}
-        </DocumentSection>
+          {send.data && <QueuedMessage to={send.data.data.recipient.email} />}
+          <Paper withBorder p="md">
+            <Group justify="space-between" wrap="wrap">
+              <Stack gap={2}>
+                {q.name && <Text fw={600}>{q.name}</Text>}
+                {q.contact && (
+                  <Link to={`/clients/${q.contact.id}`}>{fullName(q.contact)}</Link>
+                )}
+                {q.date && <Text size="sm">Date: {formatDate(q.date)}</Text>}
+                <CustomFieldList moduleType="quote" values={q.custom_fields} />
+              </Stack>
+              <StatusBadge status={q.status} />
+            </Group>
+          </Paper>
+          <DocumentView items={q.line_items} pricing={q} workspace={ws} />
+          {q.deposit_amount > 0 && (
+            <DocumentSection title="Deposit">
+              <Text>
+                Deposit: <span data-testid="deposit-amount">{money(q.deposit_amount, ws)}</span>, paid {money(q.deposit_paid, ws)}
+                {q.status === 'awaiting_deposit' ? `, due ${money(Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100, ws)}` : ''}
+              </Text>
+              {(deposits.data?.data ?? []).length > 0 && (
+                <Table aria-label="Deposit payments">
+                  <Table.Tbody>
+                    {(deposits.data?.data ?? []).map((p) => (
+                      <Table.Tr key={p.id}>
+                        <Table.Td>{formatDate(p.paid_on)}</Table.Td>
+                        <Table.Td>{statusLabel(p.method)}</Table.Td>
+                        <Table.Td ta="right">{money(p.amount, ws)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </DocumentSection>
+          )}
+          <Modal opened={paying} onClose={() => setPaying(false)} title="Record deposit" closeButtonProps={{ 'aria-label': 'Close' }}>
+            {paying && (
+              <PaymentForm
+                amount={Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100}
+                today={todayIn(ws.timezone)}
+                save={(body, { idempotencyKey }) => unwrap(api.POST('/api/v1/quotes/{id}/payments', { params: { path: { id } }, body, headers: { 'idempotency-key': idempotencyKey } }))}
+                onDone={() => {
+                  void refresh();
+                  setPaying(false);
+                }}
+              />
+            )}
+          </Modal>
+          {q.message && (
+            <DocumentSection title="Message">
+              <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{q.message}</Text>
+            </DocumentSection>
+          )}
+          {q.approval && (
+            <DocumentSection title="Customer's answer">
+              <Text>
+                Approved by {q.approval.signature_name} on {formatDateTime(q.approval.approved_at, ws.timezone)}
+              </Text>
+              {q.approval.message && <Text style={{ overflowWrap: 'anywhere' }}>{q.approval.message}</Text>}
+            </DocumentSection>
+          )}
+          <DocumentSection title="Status history">
+            {q.status_changes.map((s) => (
+              <Text key={`${s.status}-${s.created_at}`} size="sm">
+                {statusLabel(s.status)} · {formatDateTime(s.created_at, ws.timezone)}
+              </Text>
+            ))}
+          </DocumentSection>
+          <RecordNotesAndFiles moduleType="quote" moduleId={id} timezone={ws.timezone} />
+        </>
+      ) : (
+        <Loader aria-label="Loading" />
       )}
-      <Modal opened={paying} onClose={() => setPaying(false)} title="Record deposit" closeButtonProps={{ 'aria-label': 'Close' }}>
-        {paying && (
-          <PaymentForm
-            amount={Math.round((q.deposit_amount - q.deposit_paid) * 100) / 100}
-            today={todayIn(ws.timezone)}
-            save={(body, { idempotencyKey }) => unwrap(api.POST('/api/v1/quotes/{id}/payments', { params: { path: { id } }, body, headers: { 'idempotency-key': idempotencyKey } }))}
-            onDone={() => {
-              void refresh();
-              setPaying(false);
-            }}
-          />
-        )}
-      </Modal>
-      {q.message && (
-        <DocumentSection title="Message">
-          <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{q.message}</Text>
-        </DocumentSection>
-      )}
-      {q.approval && (
-        <DocumentSection title="Customer's answer">
-          <Text>
-            Approved by {q.approval.signature_name} on {formatDateTime(q.approval.approved_at, ws.timezone)}
-          </Text>
-          {q.approval.message && <Text style={{ overflowWrap: 'anywhere' }}>{q.approval.message}</Text>}
-        </DocumentSection>
-      )}
-      <DocumentSection title="Status history">
-        {q.status_changes.map((s) => (
-          <Text key={`${s.status}-${s.created_at}`} size="sm">
-            {statusLabel(s.status)} · {formatDateTime(s.created_at, ws.timezone)}
-          </Text>
-        ))}
-      </DocumentSection>
-      <DocumentSection title="Internal notes">
-        <Notes moduleType="quote" moduleId={id} timezone={ws.timezone} />
-      </DocumentSection>
-      <DocumentSection title="Files">
-        <Files moduleType="quote" moduleId={id} />
-      </DocumentSection>
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 // Requests (A3): list by status, New request, the request's page with status
 // changes and Create quote (E6).
 import type { components } from '@fieldwork/client';
-import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { ComboSelect } from '../../components/combo-select.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -10,15 +10,15 @@ import { pageQuery } from '../../components/data-list.tsx';
 import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentSection } from '../../components/documents.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { Files } from '../../components/files.tsx';
 import { NotFound } from '../../components/not-found.tsx';
-import { Notes } from '../../components/notes.tsx';
 import { Page } from '../../components/page.tsx';
 import { ClientPicker, PropertyPicker } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
+import { GrowingTextarea } from '../../components/growing-textarea.tsx';
+import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 const STATUSES = ['new', 'responded', 'overdue', 'rejected', 'archived'] as const;
 type Status = (typeof STATUSES)[number];
@@ -103,8 +103,8 @@ function NewRequest() {
             <PropertyPicker clientId={values.contact_id} value={values.property_id} onChange={(v) => form.setFieldValue('property_id', v)} />
           </SimpleGrid>
           <TextInput label="Title" {...form.getInputProps('name')} />
-          <Textarea label="Details" autosize minRows={3} {...form.getInputProps('details')} />
-          <Textarea label="Assessment" autosize minRows={2} {...form.getInputProps('assessment')} />
+          <GrowingTextarea label="Details" minRows={3} {...form.getInputProps('details')} />
+          <GrowingTextarea label="Assessment" minRows={2} {...form.getInputProps('assessment')} />
           <TextInput label="Preferred date" type="date" maw={220} {...form.getInputProps('requested_on')} />
           <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
             Save request
@@ -121,6 +121,7 @@ function RequestPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const request = useQuery({ queryKey: ['requests', id], queryFn: () => unwrap(api.GET('/api/v1/requests/{id}', { params: { path: { id } } })) });
+  usePrefetchRecordParts('request', id);
   const status = useApiAction({
     run: (s: Status, { idempotencyKey }) => unwrap(api.PUT('/api/v1/requests/{id}/status', { params: { path: { id } }, body: { status: s } })),
     onSuccess: () => client.invalidateQueries({ queryKey: ['requests'] }),
@@ -181,12 +182,7 @@ function RequestPage() {
       <DocumentSection title="Assessment">
         <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{r.assessment || 'No assessment.'}</Text>
       </DocumentSection>
-      <DocumentSection title="Internal notes">
-        <Notes moduleType="request" moduleId={id} timezone={me.workspace.timezone} />
-      </DocumentSection>
-      <DocumentSection title="Files">
-        <Files moduleType="request" moduleId={id} />
-      </DocumentSection>
+      <RecordNotesAndFiles moduleType="request" moduleId={id} timezone={me.workspace.timezone} />
     </Page>
   );
 }

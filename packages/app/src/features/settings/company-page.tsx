@@ -1,7 +1,7 @@
 // "Company" (A5): the fields of `fieldwork workspace set` and the business's
 // contact details (A64), written with PUT /api/v1/workspace. The server checks
 // country, currency, time zone and emails; its errors show by their fields.
-import { Button, Card, Group, Image, Input, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Card, Group, Image, Input, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import { ApiFailure, api, unwrap } from '../../lib/api.ts';
 import { countryOptions, currencyOptions, timeZoneOptions } from '../../lib/regions.ts';
 import { ME_KEY } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
+import { GrowingTextarea } from '../../components/growing-textarea.tsx';
 
 type Workspace = components['schemas']['Workspace'];
 const TEXT_FIELDS = ['name', 'country', 'currency', 'timezone', 'industry', 'about', 'reply_to', 'address', 'phone', 'email', 'website', 'tax_number'] as const;
@@ -71,7 +72,7 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
               <TextInput label="Industry" {...input('industry')} />
               <TextInput label="Tax or licence number" {...input('tax_number')} />
             </SimpleGrid>
-            <Textarea label="About" autosize minRows={2} {...input('about')} />
+            <GrowingTextarea label="About" minRows={2} {...input('about')} />
           </Stack>
         </Card>
         <Card withBorder>
@@ -82,7 +83,7 @@ function CompanyForm({ workspace }: { workspace: Workspace }) {
             <Text size="sm" c="dimmed">
               Shown on quotes, invoices, the client hub and customer emails.
             </Text>
-            <Textarea label="Address" autosize minRows={2} {...input('address')} />
+            <GrowingTextarea label="Address" minRows={2} {...input('address')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput label="Phone" type="tel" {...input('phone')} />
               <TextInput label="Email" type="email" {...input('email')} />

@@ -1,7 +1,7 @@
 // "Notifications" (A5): which customer emails and SMS are sent, and their subject,
 // text and SMS templates with a live preview (POST .../preview against a sample
 // document). A template equal to the default is saved as none, so it follows the default.
-import { Button, Card, Checkbox, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Card, Checkbox, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { components } from '@fieldwork/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { Page } from '../../components/page.tsx';
 import { api, unwrap } from '../../lib/api.ts';
+import { GrowingTextarea } from '../../components/growing-textarea.tsx';
 
 type Setting = components['schemas']['NotificationSettingListItem'];
 type NotificationType = Setting['type'];
@@ -96,8 +97,8 @@ function NotificationForm({ setting }: { setting: Setting }) {
             <Checkbox label="Send the email" {...form.getInputProps('email', { type: 'checkbox' })} />
             <Checkbox label="Send the SMS" description="Where the SMS plan and the client's consent allow it" {...form.getInputProps('sms', { type: 'checkbox' })} />
             <TextInput label="Subject" {...input('templates.subject')} />
-            <Textarea label="Text" autosize minRows={6} {...input('templates.text')} />
-            <Textarea label="SMS text" autosize minRows={2} {...input('templates.sms')} />
+            <GrowingTextarea label="Text" minRows={6} {...input('templates.text')} />
+            <GrowingTextarea label="SMS text" minRows={2} {...input('templates.sms')} />
             <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }}>
               Placeholders: {setting.placeholders.map((p) => `{{${p}}}`).join(' ')}
             </Text>

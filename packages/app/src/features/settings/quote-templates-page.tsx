@@ -2,7 +2,7 @@
 // from (POST /quote-templates/:id/create-quote). Listed in the shared settings
 // table (A126); the form edits line items with the quote editor's own
 // LineItemEditor and live D7 totals (A127).
-import { Stack, Textarea, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import type { components } from '@fieldwork/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
@@ -11,6 +11,7 @@ import { api, unwrap } from '../../lib/api.ts';
 import { money } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 import { FormButtons, type RowFormProps, SettingsTable } from './shared/settings-table.tsx';
+import { GrowingTextarea } from '../../components/growing-textarea.tsx';
 
 type Template = components['schemas']['QuoteTemplate'];
 const TEMPLATES = ['quote-templates'] as const;
@@ -96,7 +97,7 @@ function TemplateForm({ row, onDone }: RowFormProps<Template>) {
           workspace={ws}
         />
         {lineError && <FormError error={String(lineError)} />}
-        <Textarea label="Message" autosize minRows={2} {...form.getInputProps('message')} />
+        <GrowingTextarea label="Message" minRows={2} {...form.getInputProps('message')} />
         <FormButtons save="Save template" pending={pending} onCancel={onDone} />
       </Stack>
     </form>

@@ -1,0 +1,9 @@
+// One Lighthouse run, in a process of its own: bench/lighthouse.ts starts it for each
+// run so that Lighthouse's work (receiving and reading the page's trace) never shares
+// an event loop with the server it measures, whose answer times Lighthouse's simulation
+// takes as observed. Reads {url, port, flags} as JSON from argv; prints the report (lhr) as JSON.
+import lighthouse from 'lighthouse';
+
+const { url, port, flags } = JSON.parse(process.argv[2] ?? '{}') as { url: string; port: number; flags: Record<string, unknown> };
+const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', ...flags });
+process.stdout.write(JSON.stringify(result?.lhr ?? null));

@@ -1,0 +1,188 @@
+// How a page's first load reaches the API, in a real browser on the production build:
+// GET /api/v1/me is preloaded by the HTML's answer and the app's own read takes it (the
+// browser warns when a preload goes unused or does not match), and a record page reads
+// its notes, files and custom fields in the same round as the record, not after it.
+// A page's own script files come with the HTML's Link header (modulepreload, as the build
+// listed them in route-preloads.json), and so does a record page's record: both load
+// beside the entry script, not after it. Its notes and files are drawn in a commit after
+// its other sections, so that no one commit holds the page's main thread for long.
+// Every fetch() the page makes is recorded by an init script: when it was called and
+// when its answer reached the page. Home, where "Get started" and today's visits arrive
+// with their reads, draws without moving what was already drawn (layout shift), and no
+// page load reads localStorage (Mantine's colour scheme, a synchronous storage load), and
+// the header's search keeps no hidden list mounted.
+// And the note box the record pages share shows two
+// lines when empty and grows with its text, sized by CSS instead of a script that
+// measures the page on every render.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { APP_DIR, type Harness, skipBrowser, startHarness } from './harness.ts';
+
+interface Call {
+  path: string;
+  called: number;
+  answered: number | null;
+}
+
+const RECORD_FETCHES = `(() => {
+  const calls = (window.__calls = []);
+  const original = window.fetch.bind(window);
+  window.fetch = (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, location.href);
+    const call = { path: url.pathname + url.search, called: performance.now(), answered: null };
+    calls.push(call);
+    return original(input, init).then((res) => { call.answered = performance.now(); return res; });
+  };
+})();`;
+
+describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
+  let h: Harness;
+  let ws: Awaited<ReturnType<Harness['workspace']>>;
+  let clientId = 0;
+  let quoteId = 0;
+  before(async () => {
+    h = await startHarness();
+    ws = await h.workspace('First Load Gardens');
+    clientId = (await h.call(ws.token, 'POST', '/api/v1/contacts', { first_name: 'Dana', last_name: 'Reyes' })).data.id;
+    quoteId = (await h.call(ws.token, 'POST', '/api/v1/quotes', { name: 'Patio', contact_id: clientId, line_items: [{ name: 'Stone', unitPrice: 900, quantity: 1 }] })).data.id;
+  });
+  after(() => h?.close());
+
+  test('GET /api/v1/me comes from the preload; a client’s and a quote’s notes, files and custom fields are asked for before the record answers', async () => {
+    const { context, page } = await h.page();
+    await h.signIn(page, ws.owner);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await context.addInitScript(RECORD_FETCHES);
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (/preload/i.test(m.text())) warnings.push(m.text());
+    });
+    for (const [path, record, heading] of [
+      [`/app/clients/${clientId}`, `/api/v1/contacts/${clientId}`, 'Dana Reyes'],
+      [`/app/quotes/${quoteId}`, `/api/v1/quotes/${quoteId}`, 'Quote #1'],
+    ] as const) {
+      await page.goto(`${h.origin}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      let calls: Call[] = [];
+      for (let tries = 0; tries < 200; tries++) {
+        calls = await page.evaluate<Call[]>('window.__calls');
+        if (['/api/v1/comments?', '/api/v1/uploads?', '/api/v1/custom-fields?'].every((p) => calls.some((c) => c.path.startsWith(p) && c.answered))) break;
+        await page.waitForTimeout(50);
+      }
+      const own = calls.find((c) => c.path === record);
+      assert.ok(own?.answered, `${path}: the record was read (${calls.map((c) => c.path).join(', ')})`);
+      for (const part of ['/api/v1/comments?', '/api/v1/uploads?', '/api/v1/custom-fields?']) {
+        const call = calls.find((c) => c.path.startsWith(part));
+        assert.ok(call, `${path}: ${part} was read`);
+        assert.ok(call.called < own.answered, `${path}: ${part} was asked for at ${call.called} ms, after the record answered at ${own.answered} ms`);
+      }
+    }
+    // A preload the page did not take, or took with other credentials, is a console warning (after about 3 s when unused).
+    await page.waitForTimeout(3500);
+    assert.deepEqual(warnings, []);
+    await context.close();
+  });
+
+  test('a client’s and a quote’s script files and record are fetched beside the entry script, not after it', async () => {
+    const { context, page } = await h.page();
+    await h.signIn(page, ws.owner);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    const storageState = await context.storageState();
+    await context.close();
+    const entryScript = /<script type="module"[^>]* src="([^"]+)"/.exec(fs.readFileSync(path.join(APP_DIR, 'index.html'), 'utf8'))?.[1];
+    const routeFiles: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(APP_DIR, 'route-preloads.json'), 'utf8')).pages;
+    for (const [route, url, heading, read] of [
+      ['clients', `/app/clients/${clientId}`, 'Dana Reyes', `/api/v1/contacts/${clientId}`],
+      ['quotes', `/app/quotes/${quoteId}`, 'Quote #1', `/api/v1/quotes/${quoteId}`],
+    ] as const) {
+      // A first visit: nothing cached, no service worker answering in the network's place.
+      const fresh = await h.browser.newContext({ serviceWorkers: 'block', storageState });
+      const tab = await fresh.newPage();
+      await tab.goto(`${h.origin}${url}`);
+      await tab.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      const loads = await tab.evaluate(() => performance.getEntriesByType('resource').map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })));
+      const entry = loads.find((l) => l.path === entryScript);
+      assert.ok(entry, `${url}: the entry script ${entryScript} loaded`);
+      assert.ok(routeFiles[route].length > 0, `${route}: files listed`);
+      for (const file of routeFiles[route]) {
+        const load = loads.find((l) => l.path === `/app/${file}`);
+        assert.ok(load, `${url}: ${file} loaded`);
+        assert.ok(load.start < entry.end, `${url}: ${file} asked for at ${load.start} ms, after the entry script arrived at ${entry.end} ms`);
+        assert.ok(entry.start <= load.start, `${url}: the entry script asked for at ${entry.start} ms, after ${file} at ${load.start} ms`);
+      }
+      // The record: asked for once (the page's own read took the preload), before the entry script arrived.
+      const reads = loads.filter((l) => l.path === read);
+      assert.equal(reads.length, 1, `${url}: ${read} asked for ${reads.length} times`);
+      assert.ok(reads[0].start < entry.end, `${url}: ${read} asked for at ${reads[0].start} ms, after the entry script arrived at ${entry.end} ms`);
+      await fresh.close();
+    }
+  });
+
+  test('a record page draws its notes and files in a commit of their own, after its other sections', async () => {
+    const { context, page } = await h.page();
+    await h.signIn(page, ws.owner);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    // Each callback of a MutationObserver gathers one task's DOM changes: one React commit.
+    await context.addInitScript(`(() => {
+      window.__commits = 0;
+      window.__headingCommit = {};
+      new MutationObserver(() => {
+        window.__commits++;
+        for (const h of document.querySelectorAll('h2')) if (!(h.textContent in window.__headingCommit)) window.__headingCommit[h.textContent] = window.__commits;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    })();`);
+    for (const [url, section] of [
+      [`/app/clients/${clientId}`, 'Properties'],
+      [`/app/quotes/${quoteId}`, 'Status history'],
+    ] as const) {
+      await page.goto(`${h.origin}${url}`);
+      await page.getByRole('heading', { name: 'Internal notes', level: 2 }).waitFor();
+      const commits = await page.evaluate<Record<string, number>>('window.__headingCommit');
+      assert.ok(commits[section] && commits['Internal notes'] > commits[section], `${url}: ${JSON.stringify(commits)}`);
+      assert.ok(commits.Files >= commits['Internal notes'], `${url}: ${JSON.stringify(commits)}`);
+    }
+    await context.close();
+  });
+
+  test('the note box shows two lines empty and grows with what is typed', async () => {
+    const { context, page } = await h.page(375);
+    await h.signIn(page, ws.owner, `/app/sign-in?next=${encodeURIComponent(`/clients/${clientId}`)}`);
+    const note = page.getByRole('textbox', { name: 'Note' });
+    const height = () => note.evaluate((el) => el.getBoundingClientRect().height);
+    const lineHeight = await note.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    const empty = await height();
+    assert.ok(empty >= 2 * lineHeight && empty < 4 * lineHeight, `empty: ${empty} px for lines of ${lineHeight} px`);
+    await note.fill(Array.from({ length: 8 }, (_, i) => `Line ${i + 1}`).join('\n'));
+    const full = await height();
+    assert.ok(full >= 8 * lineHeight, `eight lines: ${full} px for lines of ${lineHeight} px`);
+    await context.close();
+  });
+
+  test('Home of a new workspace draws "Get started" and its sections without a layout shift, reads no localStorage, and keeps no closed search list', async () => {
+    const fresh = await h.workspace('Shift Gardens'); // nothing done yet: "Get started" shows above the sections
+    const { context, page } = await h.page(375);
+    await context.addInitScript(`(() => {
+      window.__storageReads = 0;
+      const getItem = Storage.prototype.getItem;
+      Storage.prototype.getItem = function (key) { if (this === window.localStorage) window.__storageReads++; return getItem.call(this, key); };
+      window.__shift = 0;
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    })();`);
+    await h.signIn(page, fresh.owner);
+    await page.getByRole('region', { name: 'Get started' }).or(page.getByRole('heading', { name: 'Get started' })).first().waitFor();
+    await page.getByText('Recent activity').waitFor();
+    await page.waitForTimeout(500);
+    const shift = await page.evaluate<number>('window.__shift');
+    assert.ok(shift < 0.01, `layout shift ${shift}`);
+    assert.equal(await page.evaluate<number>('window.__storageReads'), 0);
+    // The header's search keeps no hidden list in the page while closed (Mantine would
+    // position it as the header first draws), and opens one when typed in.
+    await page.getByRole('combobox', { name: 'Search' }).waitFor();
+    assert.equal(await page.locator('.mantine-Popover-dropdown').count(), 0);
+    await page.getByRole('combobox', { name: 'Search' }).fill('Sh');
+    await page.getByRole('listbox').waitFor();
+    await context.close();
+  });
+});
