@@ -3,6 +3,7 @@
 // database from a template migrated once here (DESIGN convention 7).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createDb } from '../src/db/database.ts';
@@ -24,15 +25,33 @@ if (files.some((f) => f.startsWith('packages/app/test'))) {
 
 const FILE_TIMEOUT_MS = 15 * 60_000;
 
+/** Each part's failed tests with their errors, printed again when the whole run ends. */
+const failed: { label: string; text: string }[] = [];
+
 function run(label: string, env: Record<string, string>): boolean {
   console.log(`\n=== ${label}: ${files.length} test files ===`);
+  const failures = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fieldwork-test-')), 'failures.txt');
   // A file that hangs fails, named, after FILE_TIMEOUT_MS, instead of holding the run
   // until CI's own limit (the slowest file takes a few minutes).
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, '--test-reporter=spec', ...files], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      `--test-timeout=${FILE_TIMEOUT_MS}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${path.join(root, 'scripts/failures-reporter.mjs')}`,
+      `--test-reporter-destination=${failures}`,
+      ...files,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  const text = fs.existsSync(failures) ? fs.readFileSync(failures, 'utf8').trim() : '';
+  if (text || r.status !== 0) failed.push({ label, text: text || `exit code ${r.status} (no test failed: a file ended abnormally, see above)` });
+  fs.rmSync(path.dirname(failures), { recursive: true, force: true });
   return r.status === 0;
 }
 
@@ -59,4 +78,6 @@ if (pgUrl) {
 } else {
   console.log('\nTEST_POSTGRES_URL is not set: PostgreSQL run skipped.');
 }
+// Last in the output, where a CI log's tail shows it.
+for (const { label, text } of failed) console.log(`\n=== ${label}: failed ===\n${text}`);
 process.exit(ok ? 0 : 1);
