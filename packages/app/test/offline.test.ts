@@ -161,8 +161,11 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await context.setOffline(true);
     const tried: string[] = [];
     const onFailed = (r: { url: () => string }) => tried.push(new URL(r.url()).pathname);
-    page.on('requestfailed', onFailed);
+    // Counted from the reloaded document on: a read the old page still had on its way
+    // (a refetch caught by going offline, or cut by the reload) is not the new page's.
+    const counting = page.waitForEvent('framenavigated', (f) => f === page.mainFrame()).then(() => page.on('requestfailed', onFailed));
     await page.reload();
+    await counting;
     await page.getByRole('status', { name: 'Sync status' }).getByText('Offline').waitFor();
     await card(page, 1).waitFor();
     page.off('requestfailed', onFailed);
