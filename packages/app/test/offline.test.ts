@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { waitFor } from '../../../test/webhook-receiver.ts';
 import { CHROMIUM, checkPage, type Harness, type Person, skipBrowser, startHarness } from './harness.ts';
 
@@ -160,14 +160,27 @@ describe('the crew’s day offline (browser)', { skip: skipBrowser }, () => {
     await offlineReady(page);
     await context.setOffline(true);
     const tried: string[] = [];
-    const onFailed = (r: { url: () => string }) => tried.push(new URL(r.url()).pathname);
     // Counted from the reloaded document on: a read the old page still had on its way
     // (a refetch caught by going offline, or cut by the reload) is not the new page's.
-    const counting = page.waitForEvent('framenavigated', (f) => f === page.mainFrame()).then(() => page.on('requestfailed', onFailed));
+    // Requests are reported in the order they were made: the new page's come after the
+    // reload's own navigation. (Listening only once the frame has navigated missed the
+    // fast new page's first reads, reported in the same batch of events.)
+    const reloaded = new Set<Request>();
+    let navigated = false;
+    const onRequest = (r: Request) => {
+      if (r.frame() !== page.mainFrame()) return;
+      if (r.isNavigationRequest()) navigated = true;
+      else if (navigated) reloaded.add(r);
+    };
+    const onFailed = (r: Request) => {
+      if (reloaded.has(r)) tried.push(new URL(r.url()).pathname);
+    };
+    page.on('request', onRequest);
+    page.on('requestfailed', onFailed);
     await page.reload();
-    await counting;
     await page.getByRole('status', { name: 'Sync status' }).getByText('Offline').waitFor();
     await card(page, 1).waitFor();
+    page.off('request', onRequest);
     page.off('requestfailed', onFailed);
     // With no connection a read fails at once: asked once, not again after a retry's wait.
     for (const path of ['/api/v1/me', '/api/v1/events']) assert.equal(tried.filter((p) => p === path).length, 1, `${path} asked ${tried.filter((p) => p === path).length} times: ${tried.join(', ')}`);
