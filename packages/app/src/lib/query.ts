@@ -32,6 +32,16 @@ export function useSettled(...reads: { isLoading: boolean }[]): boolean {
   return useDeferredValue(reads.every((r) => !r.isLoading), false);
 }
 
+/**
+ * A read's data, switched in a deferred render. A store's update (TanStack Query's, through
+ * useSyncExternalStore) always renders synchronously: a record page drawing its title and
+ * actions in the render of its answer's arrival made that one long task. Drawn from this,
+ * the arrival's own render changes nothing and the drawing is a transition React slices.
+ */
+export function useDeferredData<T>(read: { data: T | undefined }): T | undefined {
+  return useDeferredValue(read.data);
+}
+
 /** As TanStack's usePrefetchQuery: starts the read unless the cache holds it already. */
 export function prefetch<T, K extends QueryKey>(client: QueryClient, read: FetchQueryOptions<T, Error, T, K>): void {
   if (!client.getQueryState(read.queryKey)) void client.prefetchQuery(read);

@@ -13,7 +13,7 @@ import { api, unwrap } from '../../lib/api.ts';
 import { formatClockRange, formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
-import { useEagerQuery, useSettled } from '../../lib/query.ts';
+import { useDeferredData, useEagerQuery, useSettled } from '../../lib/query.ts';
 import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 export function ClientPage() {
@@ -57,9 +57,10 @@ export function ClientPage() {
   // The name and actions as soon as the client is in; the sections once every read is,
   // in one deferred render (A217) rather than one render per answer.
   const settled = useSettled(contact, requests, quotes, jobs, invoices, upcoming, properties);
+  const record = useDeferredData(contact);
   if (contact.isError) return <Page title="Client not found">The client does not exist or was deleted.</Page>;
-  if (!contact.data) return <Loader aria-label="Loading" />;
-  const c = contact.data.data;
+  if (!record) return <Loader aria-label="Loading" />;
+  const c = record.data;
 
   return (
     <Page

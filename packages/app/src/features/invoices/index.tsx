@@ -22,6 +22,7 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
+import { useDeferredData } from '../../lib/query.ts';
 import { formatDate, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
@@ -158,9 +159,10 @@ function InvoicePage() {
       unwrap(api.DELETE('/api/v1/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } }, headers: { 'idempotency-key': idempotencyKey } })),
     onSuccess: refresh,
   });
+  const record = useDeferredData(invoice);
   if (invoice.isError) return <Page title="Invoice not found">The invoice does not exist or was deleted.</Page>;
-  if (!invoice.data) return <Loader aria-label="Loading" />;
-  const inv = invoice.data.data;
+  if (!record) return <Loader aria-label="Loading" />;
+  const inv = record.data;
   const failure = send.error ?? voidPayment.error ?? remove.error ?? cancel.error;
   return (
     <Page

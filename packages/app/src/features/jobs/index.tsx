@@ -21,6 +21,7 @@ import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { addressLine, fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
+import { useDeferredData } from '../../lib/query.ts';
 import { allPages } from '../../lib/pages.ts';
 import { formatClockRange, formatDate, formatTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
@@ -155,9 +156,10 @@ function JobPage() {
       navigate(`/invoices/${res.data.id}`);
     },
   });
+  const record = useDeferredData(job);
   if (job.isError) return <Page title="Job not found">The job does not exist or was deleted.</Page>;
-  if (!job.data) return <Loader aria-label="Loading" />;
-  const j = job.data.data;
+  if (!record) return <Loader aria-label="Loading" />;
+  const j = record.data;
   const hours = (time.data?.data ?? []).reduce((sum, t) => sum + t.total_time, 0);
   const failure = status.error ?? createInvoice.error ?? skip.error;
   return (

@@ -22,7 +22,7 @@ import { fullName } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
 import { formatDate, formatDateTime, money, statusLabel, todayIn } from '../../lib/format.ts';
 import { useCan, useMe } from '../../lib/session.ts';
-import { useEagerQuery, useSettled } from '../../lib/query.ts';
+import { useDeferredData, useEagerQuery, useSettled } from '../../lib/query.ts';
 import { RecordNotesAndFiles, usePrefetchRecordParts } from '../../components/record-parts.tsx';
 
 const STATUSES = ['draft', 'awaiting_response', 'accepted', 'declined', 'expired', 'archived', 'awaiting_deposit'] as const;
@@ -182,9 +182,10 @@ function QuotePage() {
     enabled: (quote.data?.data.deposit_amount ?? 0) > 0,
   });
   const settled = useSettled(quote); // the title and actions at once, the rest deferred (A217)
+  const record = useDeferredData(quote);
   if (quote.isError) return <Page title="Quote not found">The quote does not exist or was deleted.</Page>;
-  if (!quote.data) return <Loader aria-label="Loading" />;
-  const q = quote.data.data;
+  if (!record) return <Loader aria-label="Loading" />;
+  const q = record.data;
   const failure = send.error ?? accept.error;
   return (
     <Page

@@ -14,6 +14,7 @@ import { NotFound } from '../../components/not-found.tsx';
 import { Page } from '../../components/page.tsx';
 import { ClientPicker, PropertyPicker } from '../../components/pickers.tsx';
 import { api, unwrap } from '../../lib/api.ts';
+import { useDeferredData } from '../../lib/query.ts';
 import { formatDate, statusLabel } from '../../lib/format.ts';
 import { useMe } from '../../lib/session.ts';
 import { useApiAction } from '../../components/api-action.tsx';
@@ -134,9 +135,10 @@ function RequestPage() {
       navigate(`/quotes/${res.data.id}/edit`);
     },
   });
+  const record = useDeferredData(request);
   if (request.isError) return <Page title="Request not found">The request does not exist or was deleted.</Page>;
-  if (!request.data) return <Loader aria-label="Loading" />;
-  const r = request.data.data;
+  if (!record) return <Loader aria-label="Loading" />;
+  const r = record.data;
   return (
     <Page
       title={`Request #${r.number}`}
