@@ -43,13 +43,37 @@ function routePreloads(): Plugin {
   };
 }
 
+/**
+ * Mantine's useId (@mantine/hooks) returns React's id in the first render, then sets a
+ * random one in a layout effect: a synchronous second render, inside the commit, of every
+ * component that names its parts (the shell, each field's wrapper, each popover) as it
+ * mounts. Random ids were for React before 18, which had no useId; React's own is unique
+ * and stable, so this build keeps it. (The dev server's pre-bundled Mantine keeps Mantine's.)
+ */
+function mantineReactIds(): Plugin {
+  return {
+    name: 'fieldwork-mantine-react-ids',
+    apply: 'build',
+    load(id) {
+      if (!id.replaceAll('\\', '/').endsWith('/@mantine/hooks/esm/use-id/use-id.mjs')) return null;
+      return `import { useId as useReactId } from 'react';
+export function useId(staticId) {
+  const id = 'mantine-' + useReactId().replace(/[^A-Za-z0-9_-]/g, '');
+  return typeof staticId === 'string' ? staticId : id;
+}
+`;
+    },
+  };
+}
+
 // The app lives at /app of the API's own origin (one process in production).
 // `npm run dev` proxies the API to a running server (API_URL, default :3000).
 export default defineConfig({
   base: '/app/',
   plugins: [
-    react(),
+    react({ babel: { plugins: [['babel-plugin-react-compiler', { target: '19' }]] } }),
     routePreloads(),
+    mantineReactIds(),
     // A12: installable, and the whole app precached by Workbox's service worker (F320), so
     // My day opens with no network. A new worker waits and takes over on the next load
     // (src/app/service-worker.ts): an open page keeps the code it started with.

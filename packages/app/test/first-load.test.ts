@@ -146,6 +146,52 @@ describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
     await context.close();
   });
 
+  test('the header’s menu, notifications and search mount their popovers when first used, the toast layer with its first toast, and no Mantine id is replaced once drawn', async () => {
+    const { context, page } = await h.page();
+    await h.signIn(page, ws.owner);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    // React (production too) hands each commit's root to a devtools hook when one is there:
+    // the test reads the mounted components from it. And an element's id that changes after
+    // it was drawn (Mantine's random ids, set by a second, synchronous render) is counted.
+    await context.addInitScript(`(() => {
+      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), inject() { return 1; }, onCommitFiberRoot(_, root) { window.__root = root; }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {} };
+      window.__mounted = () => {
+        const names = new Set();
+        const walk = (f) => { for (; f; f = f.sibling) { const t = f.type; const n = t && (t.displayName || t.name || (t.render && (t.render.displayName || t.render.name))); if (n) names.add(n); walk(f.child); } };
+        walk(window.__root.current);
+        return [...names];
+      };
+      window.__idChanges = [];
+      new MutationObserver((list) => { for (const m of list) if (m.oldValue) window.__idChanges.push(m.oldValue + ' -> ' + m.target.id); }).observe(document, { subtree: true, attributes: true, attributeFilter: ['id'], attributeOldValue: true });
+    })();`);
+    await page.goto(`${h.origin}/app/clients/${clientId}`);
+    await page.getByRole('textbox', { name: 'Note' }).waitFor(); // a field: Mantine names its label and input by id
+    await page.getByRole('button', { name: 'Account' }).waitFor();
+    await page.getByRole('combobox', { name: 'Search' }).waitFor();
+    await page.waitForTimeout(300);
+    const popovers = ['@mantine/core/Menu', '@mantine/core/Popover', '@mantine/core/Combobox', '@mantine/notifications/Notifications'];
+    const mounted = async () => (await page.evaluate<string[]>('window.__mounted()')).filter((n) => popovers.includes(n));
+    assert.deepEqual(await mounted(), []);
+    assert.deepEqual(await page.evaluate<string[]>('window.__idChanges'), []);
+    // Used: each opens at the first click or focus, as a mounted one did.
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Account settings' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate<string>('document.activeElement.textContent'), 'Account', 'the focus is back on "Account"');
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    await page.getByRole('dialog', { name: 'Notifications' }).getByText('No notifications yet.').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Notifications' }).waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate<string | null>('document.activeElement.getAttribute("aria-label")'), 'Notifications', 'the focus is back on "Notifications"');
+    await page.getByRole('combobox', { name: 'Search' }).fill('Reyes');
+    await page.getByRole('option', { name: /Dana Reyes/ }).waitFor();
+    for (const name of ['@mantine/core/Menu', '@mantine/core/Popover', '@mantine/core/Combobox']) assert.ok((await mounted()).includes(name), `${name} mounted once used`);
+    assert.ok(!(await mounted()).includes('@mantine/notifications/Notifications'), 'no toast yet');
+    assert.deepEqual(await page.evaluate<string[]>('window.__idChanges'), []);
+    await context.close();
+  });
+
   test('the note box shows two lines empty and grows with what is typed', async () => {
     const { context, page } = await h.page(375);
     await h.signIn(page, ws.owner, `/app/sign-in?next=${encodeURIComponent(`/clients/${clientId}`)}`);

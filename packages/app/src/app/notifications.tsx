@@ -5,8 +5,9 @@
 import type { PageOf } from '@fieldwork/client';
 import { Anchor, Badge, Button, Group, Popover, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type RefObject, useState } from 'react';
 import { Link } from 'react-router';
+import { OnFirstUse } from '../components/on-first-use.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { formatAgo } from '../lib/format.ts';
 
@@ -73,72 +74,78 @@ export function NotificationsButton() {
     if (!n.read_at) markRead.mutate([n.id]);
     setOpened(false);
   };
+  const button = (onClick: () => void, ref?: RefObject<HTMLButtonElement | null>) => (
+    <Button ref={ref} variant="subtle" px="xs" c="blue.9" onClick={onClick} aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} aria-haspopup="dialog" aria-expanded={opened}>
+      <Group gap={6} wrap="nowrap">
+        <BellIcon />
+        {unread > 0 && (
+          <Badge size="sm" circle={unread < 10} color="red.9" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </Badge>
+        )}
+      </Group>
+    </Button>
+  );
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} withinPortal trapFocus returnFocus shadow="md">
-      <Popover.Target>
-        <Button variant="subtle" px="xs" c="blue.9" onClick={() => setOpened((o) => !o)} aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} aria-expanded={opened}>
-          <Group gap={6} wrap="nowrap">
-            <BellIcon />
-            {unread > 0 && (
-              <Badge size="sm" circle={unread < 10} color="red.9" aria-hidden="true">
-                {unread > 99 ? '99+' : unread}
-              </Badge>
+    <OnFirstUse<HTMLButtonElement>
+      idle={(use) => button(use)}
+      active={(target) => (
+        <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} withinPortal trapFocus returnFocus shadow="md">
+          <Popover.Target>{button(() => setOpened((o) => !o), target)}</Popover.Target>
+          <Popover.Dropdown aria-label="Notifications" role="dialog" p="xs">
+            <Group justify="space-between" mb="xs" wrap="nowrap">
+              <Text component="h2" fw={600} size="sm">
+                Notifications
+              </Text>
+              {unread > 0 && (
+                <Button size="compact-xs" variant="subtle" c="blue.9" onClick={() => markRead.mutate(undefined)} loading={markRead.isPending}>
+                  Mark all read
+                </Button>
+              )}
+            </Group>
+            {items.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No notifications yet.
+              </Text>
+            ) : (
+              <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0, maxHeight: 360, overflowY: 'auto' }}>
+                {items.map((n) => {
+                  const to = notificationPath(n);
+                  const body = (
+                    <>
+                      <Text size="sm" fw={n.read_at ? 400 : 600} style={{ overflowWrap: 'anywhere' }}>
+                        {!n.read_at && <VisuallyHidden>Unread: </VisuallyHidden>}
+                        {notificationText(n)}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        <time dateTime={n.created_at}>{formatAgo(n.created_at)}</time>
+                      </Text>
+                    </>
+                  );
+                  const style = { display: 'block', borderRadius: 4, padding: 6, background: n.read_at ? undefined : 'var(--mantine-color-blue-0)' };
+                  return (
+                    <li key={n.id}>
+                      {to ? (
+                        <Anchor component={Link} to={to} onClick={() => readOnOpen(n)} underline="never" c="inherit" style={style}>
+                          {body}
+                        </Anchor>
+                      ) : (
+                        <div style={style}>{body}</div>
+                      )}
+                    </li>
+                  );
+                })}
+              </Stack>
             )}
-          </Group>
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown aria-label="Notifications" role="dialog" p="xs">
-        <Group justify="space-between" mb="xs" wrap="nowrap">
-          <Text component="h2" fw={600} size="sm">
-            Notifications
-          </Text>
-          {unread > 0 && (
-            <Button size="compact-xs" variant="subtle" c="blue.9" onClick={() => markRead.mutate(undefined)} loading={markRead.isPending}>
-              Mark all read
-            </Button>
-          )}
-        </Group>
-        {items.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No notifications yet.
-          </Text>
-        ) : (
-          <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0, maxHeight: 360, overflowY: 'auto' }}>
-            {items.map((n) => {
-              const to = notificationPath(n);
-              const body = (
-                <>
-                  <Text size="sm" fw={n.read_at ? 400 : 600} style={{ overflowWrap: 'anywhere' }}>
-                    {!n.read_at && <VisuallyHidden>Unread: </VisuallyHidden>}
-                    {notificationText(n)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    <time dateTime={n.created_at}>{formatAgo(n.created_at)}</time>
-                  </Text>
-                </>
-              );
-              const style = { display: 'block', borderRadius: 4, padding: 6, background: n.read_at ? undefined : 'var(--mantine-color-blue-0)' };
-              return (
-                <li key={n.id}>
-                  {to ? (
-                    <Anchor component={Link} to={to} onClick={() => readOnOpen(n)} underline="never" c="inherit" style={style}>
-                      {body}
-                    </Anchor>
-                  ) : (
-                    <div style={style}>{body}</div>
-                  )}
-                </li>
-              );
-            })}
-          </Stack>
-        )}
-        {inbox.error && (
-          <Anchor component="button" size="sm" onClick={() => inbox.refetch()}>
-            Could not load notifications. Try again
-          </Anchor>
-        )}
-      </Popover.Dropdown>
-    </Popover>
+            {inbox.error && (
+              <Anchor component="button" size="sm" onClick={() => inbox.refetch()}>
+                Could not load notifications. Try again
+              </Anchor>
+            )}
+          </Popover.Dropdown>
+        </Popover>
+      )}
+    />
   );
 }
 

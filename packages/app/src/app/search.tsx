@@ -1,11 +1,13 @@
 // The header's "Search" (A2): clients, requests, quotes, jobs and invoices by
 // name, number, email, phone or address, through each list's own `search`
 // (the documented list operations); choosing one opens it, by mouse or keys.
+import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ComboSelect } from '../components/combo-select.tsx';
+import { OnFirstUse } from '../components/on-first-use.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { isOffice, type Role } from '../lib/session.ts';
 import { SEARCH_BOX } from './search-box.ts';
@@ -59,31 +61,39 @@ export function HeaderSearch({ role }: { role: Role }) {
     enabled: search.length >= 2,
     staleTime: 10_000,
   });
+  // Until first focused, a plain input that looks and is named the same: the combobox's
+  // popover is mounted on first use (OnFirstUse), whose input then takes the focus.
   return (
     <div role="search" style={SEARCH_BOX}>
-    <ComboSelect
-      aria-label="Search"
-      placeholder="Search"
-      searchable
-      clearable={false}
-      value={null}
-      searchValue={typed}
-      onSearchChange={setTyped}
-      data={search.length >= 2 ? (results.data ?? []) : []}
-      // The server has filtered already: show every hit it sent.
-      filter={({ options }) => options}
-      nothingFoundMessage={search.length >= 2 && results.isSuccess ? 'Nothing found' : undefined}
-      onChange={(to) => {
-        if (!to) return;
-        setTyped('');
-        navigate(to);
-      }}
-      // Not kept mounted while closed: Mantine otherwise positions the hidden list as the
-      // header first draws, a layout and a second, synchronous render of the header on
-      // every page's first load.
-      comboboxProps={{ width: 'target', withinPortal: true, keepMounted: false }}
-      rightSection={<span aria-hidden="true" />}
-    />
+      <OnFirstUse<HTMLInputElement>
+        then="focus"
+        idle={(use) => <TextInput aria-label="Search" placeholder="Search" role="combobox" aria-expanded={false} aria-autocomplete="list" rightSection={<span aria-hidden="true" />} onFocus={use} />}
+        active={(target) => (
+          <ComboSelect
+            ref={target}
+            aria-label="Search"
+            placeholder="Search"
+            searchable
+            clearable={false}
+            value={null}
+            searchValue={typed}
+            onSearchChange={setTyped}
+            data={search.length >= 2 ? (results.data ?? []) : []}
+            // The server has filtered already: show every hit it sent.
+            filter={({ options }) => options}
+            nothingFoundMessage={search.length >= 2 && results.isSuccess ? 'Nothing found' : undefined}
+            onChange={(to) => {
+              if (!to) return;
+              setTyped('');
+              navigate(to);
+            }}
+            // Not kept mounted while closed: Mantine otherwise positions the hidden list as
+            // the header draws, a layout and a second, synchronous render of the header.
+            comboboxProps={{ width: 'target', withinPortal: true, keepMounted: false }}
+            rightSection={<span aria-hidden="true" />}
+          />
+        )}
+      />
     </div>
   );
 }

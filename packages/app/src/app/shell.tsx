@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import './shell.css';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { OnFirstUse } from '../components/on-first-use.tsx';
 import { UnsavedChangesGuard } from '../components/unsaved-changes.tsx';
 import { api, unwrap } from '../lib/api.ts';
 import { useMe, useResetSession } from '../lib/session.ts';
@@ -16,6 +17,9 @@ import { navFor } from './navigation.ts';
 const HeaderSearch = lazy(() => import('./search.tsx').then((m) => ({ default: m.HeaderSearch })));
 import { NotificationsButton } from './notifications.tsx';
 import { SEARCH_BOX } from './search-box.ts';
+
+// blue.9: while the menu is open the button keeps its hover background, where Mantine's subtle text fell below 4.5:1.
+const ACCOUNT_BUTTON = { variant: 'subtle', px: 'xs', c: 'blue.9' } as const;
 
 export function Shell() {
   const me = useMe();
@@ -44,29 +48,37 @@ export function Shell() {
           </Suspense>
           <Group gap={0} wrap="nowrap">
           <NotificationsButton />
-          {/* No focus placeholder: a focusable child without a role inside role="menu" fails axe (aria-required-children); focus goes to the first item. */}
-          <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
-            <Menu.Target>
-              {/* blue.9: while the menu is open the button keeps its hover background, where Mantine's subtle text fell below 4.5:1. */}
-              <Button variant="subtle" px="xs" c="blue.9">
+          <OnFirstUse<HTMLButtonElement>
+            idle={(use) => (
+              <Button {...ACCOUNT_BUTTON} aria-haspopup="menu" aria-expanded={false} onClick={use}>
                 Account
               </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Label>
-                {me.user.first_name} {me.user.last_name} · {me.workspace.name}
-              </Menu.Label>
-              <Menu.Item component={Link} to="/account">
-                Account settings
-              </Menu.Item>
-              {me.workspaces.length > 1 && (
-                <Menu.Item component={Link} to="/workspaces">
-                  Switch workspace
-                </Menu.Item>
-              )}
-              <Menu.Item onClick={() => signOut.mutate()}>Sign out</Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+            )}
+            active={(target) => (
+              // No focus placeholder: a focusable child without a role inside role="menu" fails axe (aria-required-children); focus goes to the first item.
+              <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
+                <Menu.Target>
+                  <Button {...ACCOUNT_BUTTON} ref={target}>
+                    Account
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Label>
+                    {me.user.first_name} {me.user.last_name} · {me.workspace.name}
+                  </Menu.Label>
+                  <Menu.Item component={Link} to="/account">
+                    Account settings
+                  </Menu.Item>
+                  {me.workspaces.length > 1 && (
+                    <Menu.Item component={Link} to="/workspaces">
+                      Switch workspace
+                    </Menu.Item>
+                  )}
+                  <Menu.Item onClick={() => signOut.mutate()}>Sign out</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          />
           </Group>
         </Group>
       </AppShell.Header>
