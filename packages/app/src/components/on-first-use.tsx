@@ -1,7 +1,7 @@
 // A control whose Mantine popover (a menu, a dialog, a combobox's list) is mounted the
 // first time it is used rather than with the page. A popover re-renders itself
 // synchronously as it mounts (its target's ref is state): the header's three cost every
-// signed-in page's first load 11-27 ms each of the main thread (A235), for controls most
+// signed-in page's first load 7-27 ms each of the main thread (A235), for controls most
 // loads never open. Until used, `idle(use)` draws the control alone, looking and named
 // the same; `use()` swaps in `active(target)`, whose target element (given the ref) then
 // takes the focus and, for a button, the click the idle one took: the popover opens as
