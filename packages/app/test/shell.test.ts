@@ -74,6 +74,8 @@ describe('the shell and Home (browser)', { skip: skipBrowser }, () => {
     await checkPage(page, 'Home');
     const nav = page.getByRole('navigation', { name: 'Main' });
     assert.equal(await nav.isVisible(), false);
+    // Hidden, its links are not drawn at all (not only hidden): drawn when "Menu" opens it.
+    assert.equal(await page.locator('.fw-navbar a').count(), 0);
     for (const name of OFFICE.slice(1)) {
       await page.getByRole('button', { name: 'Menu' }).click();
       await nav.getByRole('link', { name, exact: true }).click();

@@ -3,7 +3,7 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import './shell.css';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { OnFirstUse } from '../components/on-first-use.tsx';
@@ -21,9 +21,21 @@ import { SEARCH_BOX } from './search-box.ts';
 // blue.9: while the menu is open the button keeps its hover background, where Mantine's subtle text fell below 4.5:1.
 const ACCOUNT_BUTTON = { variant: 'subtle', px: 'xs', c: 'blue.9' } as const;
 
+// Mantine's `sm`: below it the navbar is collapsed behind "Menu" (shell.css hides it).
+const WIDE = '(min-width: 48em)';
+const onWidthChange = (notify: () => void) => {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener('change', notify);
+  return () => query.removeEventListener('change', notify);
+};
+const isWide = () => window.matchMedia(WIDE).matches;
+
 export function Shell() {
   const me = useMe();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // A phone's collapsed navigation is hidden: its links are drawn once it opens, not in
+  // every page's first commit.
+  const wide = useSyncExternalStore(onWidthChange, isWide);
   const location = useLocation();
   const reset = useResetSession();
   const signOut = useMutation({
@@ -84,18 +96,19 @@ export function Shell() {
       </AppShell.Header>
       {/* Collapsed on a phone, the navigation is hidden from keyboards and screen readers too (shell.css). */}
       <AppShell.Navbar p="xs" aria-label="Main" className="fw-navbar" data-open={opened || undefined}>
-        {navFor(me.user.role).map((l) => (
-          <NavLink
-            key={l.to}
-            component={RouterNavLink}
-            to={l.to}
-            end={l.to === '/'}
-            label={l.label}
-            variant="filled"
-            active={l.to === '/' ? location.pathname === '/' : location.pathname.startsWith(l.to)}
-            onClick={close}
-          />
-        ))}
+        {(wide || opened) &&
+          navFor(me.user.role).map((l) => (
+            <NavLink
+              key={l.to}
+              component={RouterNavLink}
+              to={l.to}
+              end={l.to === '/'}
+              label={l.label}
+              variant="filled"
+              active={l.to === '/' ? location.pathname === '/' : location.pathname.startsWith(l.to)}
+              onClick={close}
+            />
+          ))}
       </AppShell.Navbar>
       <AppShell.Main>
         <UnsavedChangesGuard />
