@@ -146,7 +146,7 @@ describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
     await context.close();
   });
 
-  test('the header’s menu, notifications and search mount their popovers when first used, the toast layer with its first toast, and no Mantine id is replaced once drawn', async () => {
+  test('the header’s menu, notifications and search mount their popovers when first used, the toast layer not before a toast, and no Mantine id is replaced once drawn', async () => {
     const { context, page } = await h.page();
     await h.signIn(page, ws.owner);
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
@@ -189,6 +189,41 @@ describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
     for (const name of ['@mantine/core/Menu', '@mantine/core/Popover', '@mantine/core/Combobox']) assert.ok((await mounted()).includes(name), `${name} mounted once used`);
     assert.ok(!(await mounted()).includes('@mantine/notifications/Notifications'), 'no toast yet');
     assert.deepEqual(await page.evaluate<string[]>('window.__idChanges'), []);
+    await context.close();
+  });
+
+  test('a read’s answer redraws only what it changed: a client’s new property leaves the Quotes table as it was', async () => {
+    const { context, page } = await h.page();
+    await h.signIn(page, ws.owner);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    // The current tree, from the root React hands its devtools hook at each commit: the
+    // props a table was last drawn with. A table drawn again gets a new props object; one
+    // React skipped (its element unchanged, as the React Compiler keeps it) keeps its own.
+    await context.addInitScript(`(() => {
+      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), inject() { return 1; }, onCommitFiberRoot(_, root) { window.__root = root; }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {} };
+      window.__tableProps = (label) => {
+        const stack = [window.__root.current];
+        while (stack.length) {
+          const f = stack.pop();
+          if (f.type === 'table' && f.memoizedProps && f.memoizedProps['aria-label'] === label) return f.memoizedProps;
+          if (f.sibling) stack.push(f.sibling);
+          if (f.child) stack.push(f.child);
+        }
+        return null;
+      };
+    })();`);
+    await page.goto(`${h.origin}/app/clients/${clientId}`);
+    await page.getByRole('table', { name: 'Quotes' }).waitFor();
+    await page.getByRole('heading', { name: 'Internal notes', level: 2 }).waitFor();
+    await page.waitForTimeout(300);
+    assert.ok(await page.evaluate<boolean>(`(window.__quotesBefore = window.__tableProps('Quotes')) !== null`), 'the Quotes table is in the tree');
+    // The page's properties read answers again (the form invalidates it); its quotes do not change.
+    await page.getByRole('button', { name: 'Add property' }).click();
+    await page.getByLabel('Street').fill('7 Quarry Lane');
+    await page.getByRole('button', { name: 'Save property' }).click();
+    await page.getByText('7 Quarry Lane').waitFor();
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate<boolean>(`window.__tableProps('Quotes') === window.__quotesBefore`), true, 'the Quotes table was drawn again');
     await context.close();
   });
 

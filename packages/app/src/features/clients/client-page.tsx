@@ -62,6 +62,87 @@ export function ClientPage() {
   if (!record) return <Loader aria-label="Loading" />;
   const c = record.data;
 
+  // Each section its own element, built from its own read: the React Compiler then keeps a
+  // section's element (and React skips drawing it) while another read answers (A233). A
+  // read's data, not the read (a new object each render), is what a section depends on.
+  const quoteList = quotes.data?.data;
+  const invoiceList = invoices.data?.data;
+  const propertiesSection = (
+    <DocumentSection title="Properties">
+      {(properties.data?.data ?? []).map((p) => (
+        <Text key={p.id} size="sm">
+          {addressLine(p.address)}
+        </Text>
+      ))}
+      {can('properties:write') && <AddProperty contactId={id} />}
+    </DocumentSection>
+  );
+  const upcomingSection = (
+    <DocumentSection title="Upcoming visits">
+      {(upcoming.data?.data ?? []).length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No upcoming visits.
+        </Text>
+      ) : (
+        <Table aria-label="Upcoming visits">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Visit</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(upcoming.data?.data ?? []).map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td>{formatDate(e.start_date)}</Table.Td>
+                <Table.Td>{e.all_day ? 'All day' : formatClockRange(e.start_time, e.end_time)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.job_id ? <Link to={`/jobs/${e.job_id}`}>{e.name ?? 'Visit'}</Link> : (e.name ?? 'Visit')}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </DocumentSection>
+  );
+  const requestsSection = (
+    <DocumentSection title="Requests">
+      <RecordTable
+        label="Requests"
+        empty="No requests."
+        rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
+      />
+    </DocumentSection>
+  );
+  const quotesSection = seesQuotes && (
+    <DocumentSection title="Quotes">
+      <RecordTable
+        label="Quotes"
+        empty="No quotes."
+        rows={(quoteList ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
+      />
+    </DocumentSection>
+  );
+  const jobsSection = (
+    <DocumentSection title="Jobs">
+      <RecordTable
+        label="Jobs"
+        empty="No jobs."
+        // A member's jobs come without prices (A14): no amount to show.
+        rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
+      />
+    </DocumentSection>
+  );
+  const invoicesSection = seesInvoices && (
+    <DocumentSection title="Invoices">
+      <RecordTable
+        label="Invoices"
+        empty="No invoices."
+        rows={(invoiceList ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
+      />
+    </DocumentSection>
+  );
+
   return (
     <Page
       title={fullName(c)}
@@ -117,73 +198,12 @@ export function ClientPage() {
             </Group>
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-            <DocumentSection title="Properties">
-              {(properties.data?.data ?? []).map((p) => (
-                <Text key={p.id} size="sm">
-                  {addressLine(p.address)}
-                </Text>
-              ))}
-              {can('properties:write') && <AddProperty contactId={id} />}
-            </DocumentSection>
-            <DocumentSection title="Upcoming visits">
-              {(upcoming.data?.data ?? []).length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  No upcoming visits.
-                </Text>
-              ) : (
-                <Table aria-label="Upcoming visits">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Date</Table.Th>
-                      <Table.Th>Time</Table.Th>
-                      <Table.Th>Visit</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {(upcoming.data?.data ?? []).map((e) => (
-                      <Table.Tr key={e.id}>
-                        <Table.Td>{formatDate(e.start_date)}</Table.Td>
-                        <Table.Td>{e.all_day ? 'All day' : formatClockRange(e.start_time, e.end_time)}</Table.Td>
-                        <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.job_id ? <Link to={`/jobs/${e.job_id}`}>{e.name ?? 'Visit'}</Link> : (e.name ?? 'Visit')}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
-            </DocumentSection>
-            <DocumentSection title="Requests">
-              <RecordTable
-                label="Requests"
-                empty="No requests."
-                rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
-              />
-            </DocumentSection>
-            {seesQuotes && (
-              <DocumentSection title="Quotes">
-                <RecordTable
-                  label="Quotes"
-                  empty="No quotes."
-                  rows={(quotes.data?.data ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
-                />
-              </DocumentSection>
-            )}
-            <DocumentSection title="Jobs">
-              <RecordTable
-                label="Jobs"
-                empty="No jobs."
-                // A member's jobs come without prices (A14): no amount to show.
-                rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
-              />
-            </DocumentSection>
-            {seesInvoices && (
-              <DocumentSection title="Invoices">
-                <RecordTable
-                  label="Invoices"
-                  empty="No invoices."
-                  rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
-                />
-              </DocumentSection>
-            )}
+            {propertiesSection}
+            {upcomingSection}
+            {requestsSection}
+            {quotesSection}
+            {jobsSection}
+            {invoicesSection}
             <RecordNotesAndFiles moduleType="contact" moduleId={id} timezone={ws.timezone} />
           </SimpleGrid>
         </>
