@@ -1,7 +1,7 @@
 // A13, what is left of it, in a real browser on the production build: the job page's
 // service address, access notes and one status; "You don't have access to …" for a page
 // a role may not open (from the API's 403); the "Notifications" button with its unread
-// count; Home's "Get started" steps.
+// count; Home's "Get started" steps, and no payments chart before a payment.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -163,6 +163,10 @@ describe('office polish (browser)', { skip: skipBrowser }, () => {
     await checkPage(page, 'Home');
     const steps = page.getByRole('region', { name: 'Get started' });
     await steps.getByText('0 of 4 done').waitFor();
+    // No payment yet: a sentence, not a chart of zeros on a made-up scale.
+    const payments = page.getByRole('region', { name: 'Payments received' });
+    await payments.getByText('No payments received in the last 12 months.').waitFor();
+    assert.equal(await payments.locator('.recharts-wrapper, table').count(), 0);
     await shot(page, 'get-started-1280');
     for (const [label, path] of [
       ['Add your company details', '/app/settings/company'],

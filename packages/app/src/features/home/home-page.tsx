@@ -117,11 +117,21 @@ function GetStarted({ steps }: { steps: Steps }) {
   );
 }
 
-/** The chart's code loads once the card scrolls into view (it is most of Home's JavaScript); the table is always there. */
+/**
+ * The chart's code loads once the card scrolls into view (it is most of Home's JavaScript);
+ * the table is always there. With no payment in the 12 months (a new workspace), a sentence
+ * says so instead of an empty chart on a made-up scale.
+ */
 function Payments({ months, format }: { months: { month: string; amount: number; count: number }[]; format: (n: number) => string }) {
   const { ref, inViewport } = useInViewport();
   const [seen, setSeen] = useState(false);
   if (inViewport && !seen) setSeen(true);
+  if (months.every((m) => m.amount === 0 && m.count === 0))
+    return (
+      <Card withBorder padding="sm">
+        <Text c="dimmed">No payments received in the last 12 months.</Text>
+      </Card>
+    );
   return (
     <Card withBorder ref={ref} mih={272}>
       {seen && (
