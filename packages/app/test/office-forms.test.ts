@@ -61,8 +61,12 @@ describe('office forms (browser)', { skip: skipBrowser }, () => {
     assert.equal((await get<unknown[]>(`/api/v1/invoices/${invoiceId}/payments`)).length, 1, 'one payment');
 
     await page.goto(`/app/quotes/${quote.id}`);
+    const history = page.getByRole('region', { name: 'Status history' });
+    await history.getByText('No status changes yet.').waitFor(); // a draft made through the API (A240)
     await doubleClick(page.getByRole('button', { name: 'Send to client' }));
     await page.getByRole('status').filter({ hasText: 'dana@example.test' }).waitFor();
+    await history.getByText(/^Awaiting response · /).waitFor();
+    assert.equal(await history.getByText('No status changes yet.').count(), 0);
     await doubleClick(page.getByRole('button', { name: 'Mark as accepted' }));
     await page.getByRole('button', { name: 'Convert to job' }).waitFor();
     const quoteMessages = await get<{ module_id: number }[]>('/api/v1/messages?type=quote_to_customer');

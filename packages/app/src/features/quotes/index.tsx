@@ -283,6 +283,12 @@ function QuotePage() {
             </DocumentSection>
           )}
           <DocumentSection title="Status history">
+            {/* A quote made as a draft has no change yet: said, not an empty section (A240). */}
+            {q.status_changes.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No status changes yet.
+              </Text>
+            )}
             {q.status_changes.map((s) => (
               <Text key={`${s.status}-${s.created_at}`} size="sm">
                 {statusLabel(s.status)} · {formatDateTime(s.created_at, ws.timezone)}
