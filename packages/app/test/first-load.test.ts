@@ -37,6 +37,11 @@ const RECORD_FETCHES = `(() => {
   };
 })();`;
 
+// React (production too) hands each commit's root to a devtools hook when one is there:
+// this one keeps the latest as window.__root, for a test to walk the mounted tree.
+const REACT_ROOT =
+  'window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), inject() { return 1; }, onCommitFiberRoot(_, root) { window.__root = root; }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {} };';
+
 describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
   let h: Harness;
   let ws: Awaited<ReturnType<Harness['workspace']>>;
@@ -154,7 +159,7 @@ describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
     // the test reads the mounted components from it. And an element's id that changes after
     // it was drawn (Mantine's random ids, set by a second, synchronous render) is counted.
     await context.addInitScript(`(() => {
-      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), inject() { return 1; }, onCommitFiberRoot(_, root) { window.__root = root; }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {} };
+      ${REACT_ROOT}
       window.__mounted = () => {
         const names = new Set();
         const walk = (f) => { for (; f; f = f.sibling) { const t = f.type; const n = t && (t.displayName || t.name || (t.render && (t.render.displayName || t.render.name))); if (n) names.add(n); walk(f.child); } };
@@ -200,7 +205,7 @@ describe('a page’s first load (browser)', { skip: skipBrowser }, () => {
     // props a table was last drawn with. A table drawn again gets a new props object; one
     // React skipped (its element unchanged, as the React Compiler keeps it) keeps its own.
     await context.addInitScript(`(() => {
-      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = { supportsFiber: true, renderers: new Map(), inject() { return 1; }, onCommitFiberRoot(_, root) { window.__root = root; }, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {} };
+      ${REACT_ROOT}
       window.__tableProps = (label) => {
         const stack = [window.__root.current];
         while (stack.length) {

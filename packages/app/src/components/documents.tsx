@@ -340,8 +340,17 @@ export interface RecordRow {
   amount?: string;
 }
 
+/** A section of a record's related documents, its table named as its heading. */
+export function RecordSection({ title, rows, empty }: { title: string; rows: RecordRow[]; empty: string }) {
+  return (
+    <DocumentSection title={title}>
+      <RecordTable label={title} rows={rows} empty={empty} />
+    </DocumentSection>
+  );
+}
+
 /** A record's related documents (a client's quotes, a job's invoices): each with its status and amount. */
-export function RecordTable({ label, rows, empty }: { label: string; rows: RecordRow[]; empty: string }) {
+function RecordTable({ label, rows, empty }: { label: string; rows: RecordRow[]; empty: string }) {
   if (rows.length === 0)
     return (
       <Text size="sm" c="dimmed">

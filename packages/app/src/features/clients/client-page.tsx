@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { FormError, useApiForm } from '../../components/api-form.tsx';
-import { DocumentSection, RecordTable } from '../../components/documents.tsx';
+import { DocumentSection, RecordSection } from '../../components/documents.tsx';
 import { CustomFieldList } from '../../components/custom-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { addressLine, fullName } from '../../components/pickers.tsx';
@@ -106,41 +106,33 @@ export function ClientPage() {
     </DocumentSection>
   );
   const requestsSection = (
-    <DocumentSection title="Requests">
-      <RecordTable
-        label="Requests"
-        empty="No requests."
-        rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
-      />
-    </DocumentSection>
+    <RecordSection
+      title="Requests"
+      empty="No requests."
+      rows={(requests.data?.data ?? []).map((r) => ({ key: r.id, href: `/requests/${r.id}`, title: `Request #${r.number}${r.name ? ` ${r.name}` : ''}`, status: r.status }))}
+    />
   );
   const quotesSection = seesQuotes && (
-    <DocumentSection title="Quotes">
-      <RecordTable
-        label="Quotes"
-        empty="No quotes."
-        rows={(quoteList ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
-      />
-    </DocumentSection>
+    <RecordSection
+      title="Quotes"
+      empty="No quotes."
+      rows={(quoteList ?? []).map((q) => ({ key: q.id, href: `/quotes/${q.id}`, title: `Quote #${q.number}${q.name ? ` ${q.name}` : ''}`, status: q.status, amount: money(q.total, ws) }))}
+    />
   );
   const jobsSection = (
-    <DocumentSection title="Jobs">
-      <RecordTable
-        label="Jobs"
-        empty="No jobs."
-        // A member's jobs come without prices (A14): no amount to show.
-        rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
-      />
-    </DocumentSection>
+    // A member's jobs come without prices (A14): no amount to show.
+    <RecordSection
+      title="Jobs"
+      empty="No jobs."
+      rows={(jobs.data?.data ?? []).map((j) => ({ key: j.id, href: `/jobs/${j.id}`, title: `Job #${j.number}${j.name ? ` ${j.name}` : ''}`, status: j.status, amount: j.total === undefined ? undefined : money(j.total, ws) }))}
+    />
   );
   const invoicesSection = seesInvoices && (
-    <DocumentSection title="Invoices">
-      <RecordTable
-        label="Invoices"
-        empty="No invoices."
-        rows={(invoiceList ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
-      />
-    </DocumentSection>
+    <RecordSection
+      title="Invoices"
+      empty="No invoices."
+      rows={(invoiceList ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.balance, ws) }))}
+    />
   );
 
   return (

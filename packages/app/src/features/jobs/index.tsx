@@ -13,7 +13,7 @@ import { FormError, useApiForm } from '../../components/api-form.tsx';
 import { pageQuery } from '../../components/data-list.tsx';
 import { clientColumn, ListPage, tabStatus } from '../../components/list-page.tsx';
 import { DocumentEditor, documentBody, documentValues } from '../../components/document-editor.tsx';
-import { DocumentSection, DocumentView, RecordTable } from '../../components/documents.tsx';
+import { DocumentSection, DocumentView, RecordSection } from '../../components/documents.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Expenses } from './expenses.tsx';
 import { NotFound } from '../../components/not-found.tsx';
@@ -284,13 +284,11 @@ function JobPage() {
       </DocumentSection>
       {j.expenses && <Expenses jobId={id} expenses={j.expenses} writes={writes} today={todayIn(ws.timezone)} workspace={ws} />}
       {seesInvoices && (
-        <DocumentSection title="Invoices">
-          <RecordTable
-            label="Invoices"
-            empty="No invoices."
-            rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.total, ws) }))}
-          />
-        </DocumentSection>
+        <RecordSection
+          title="Invoices"
+          empty="No invoices."
+          rows={(invoices.data?.data ?? []).map((i) => ({ key: i.id, href: `/invoices/${i.id}`, title: `Invoice #${i.number}`, status: i.status, amount: money(i.total, ws) }))}
+        />
       )}
       <RecordNotesAndFiles moduleType="job" moduleId={id} timezone={ws.timezone} />
     </Page>
